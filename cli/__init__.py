@@ -1,0 +1,1 @@
+"""The dummy-spades command line (Typer). Thin: parse, call solver/, render."""

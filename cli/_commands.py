@@ -1,0 +1,16 @@
+"""The list of command modules. Each module defines ``register(app)``."""
+from __future__ import annotations
+
+import importlib
+
+MODULES = [
+    # "show", "score",            # issue 2 (foundation)
+    # "solve", "analyse", "batch", # issue 3 (engine)
+    # "duck",                      # issue 4
+    # "bid",                       # issue 5
+]
+
+
+def register_all(app) -> None:
+    for name in MODULES:
+        importlib.import_module(f"cli.{name}").register(app)

@@ -1,0 +1,218 @@
+"""Cards, suits, ranks and hands as bitmasks.
+
+Encoding used everywhere on hot paths (the engine, the reference twin, the
+play state):
+
+* suits are ints ``SPADES=0, HEARTS=1, DIAMONDS=2, CLUBS=3`` (PBN order,
+  spades first; spades are always trump);
+* ranks are ints 2..14 (``14`` = ace);
+* a card is the int ``suit * 13 + (rank - 2)`` in ``range(52)``;
+* a hand (any set of cards) is a 52-bit int mask with bit ``card`` set.
+
+Rich objects (:class:`Card`) live at the edges: parsing and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+TRUMP = SPADES
+SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
+SUIT_LETTERS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANKS = tuple(range(2, 15))
+RANK_CHARS = "23456789TJQKA"
+
+SUIT_MASK = [((1 << 13) - 1) << (13 * s) for s in SUITS]
+FULL_DECK = (1 << 52) - 1
+
+_SUIT_ALIASES = {
+    "S": SPADES, "H": HEARTS, "D": DIAMONDS, "C": CLUBS,
+    "♠": SPADES, "♥": HEARTS, "♦": DIAMONDS, "♣": CLUBS,
+    "♤": SPADES, "♡": HEARTS, "♢": DIAMONDS, "♧": CLUBS,
+}
+_RANK_ALIASES = {c: i + 2 for i, c in enumerate(RANK_CHARS)}
+_RANK_ALIASES["10"] = 10
+
+
+class CardError(ValueError):
+    """A card, suit, rank or hand text that cannot be parsed."""
+
+
+def card_index(suit: int, rank: int) -> int:
+    return suit * 13 + (rank - 2)
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    return card % 13 + 2
+
+
+def bit(card: int) -> int:
+    return 1 << card
+
+
+def parse_suit(text: str) -> int:
+    """Parse a suit letter or symbol (``S``, ``s``, ``♠``...)."""
+    key = text.strip().upper()
+    if key in _SUIT_ALIASES:
+        return _SUIT_ALIASES[key]
+    for i, name in enumerate(SUIT_NAMES):
+        if key.lower() in (name, name[:-1]):
+            return i
+    raise CardError(f"unknown suit {text!r} (expected one of S H D C or ♠ ♥ ♦ ♣)")
+
+
+def parse_rank(text: str) -> int:
+    key = text.strip().upper()
+    if key in _RANK_ALIASES:
+        return _RANK_ALIASES[key]
+    raise CardError(f"unknown rank {text!r} (expected one of 2-9, T or 10, J, Q, K, A)")
+
+
+def parse_card(text: str) -> int:
+    """Parse one card: suit then rank or rank then suit.
+
+    Accepts ``SA``, ``AS``, ``♠A``, ``A♠``, ``h10``, ``10h``, ``dt``.
+    """
+    s = str(text).strip()
+    if len(s) < 2:
+        raise CardError(f"unknown card {text!r} (expected e.g. SA, H10, ♦Q)")
+    # suit first
+    head, tail = s[0], s[1:]
+    if head.upper() in _SUIT_ALIASES and tail.upper() in _RANK_ALIASES:
+        return card_index(_SUIT_ALIASES[head.upper()], _RANK_ALIASES[tail.upper()])
+    # suit last
+    head, tail = s[:-1], s[-1]
+    if tail.upper() in _SUIT_ALIASES and head.upper() in _RANK_ALIASES:
+        return card_index(_SUIT_ALIASES[tail.upper()], _RANK_ALIASES[head.upper()])
+    raise CardError(f"unknown card {text!r} (expected e.g. SA, H10, ♦Q)")
+
+
+def format_card(card: int, symbols: bool = False) -> str:
+    suit = (SUIT_SYMBOLS if symbols else SUIT_LETTERS)[suit_of(card)]
+    return suit + RANK_CHARS[rank_of(card) - 2]
+
+
+def parse_suit_holding(text: str, suit: int) -> int:
+    """Parse the ranks of one suit (``AKT73``, ``A K 10 7 3``, ``-`` for void)."""
+    s = str(text).strip().upper().replace(",", " ")
+    if s in ("", "-", "—", "VOID"):
+        return 0
+    mask = 0
+    tokens: list[str] = []
+    for chunk in s.split():
+        i = 0
+        while i < len(chunk):
+            if chunk.startswith("10", i):
+                tokens.append("10")
+                i += 2
+            else:
+                tokens.append(chunk[i])
+                i += 1
+    for tok in tokens:
+        if tok not in _RANK_ALIASES:
+            raise CardError(
+                f"unknown rank {tok!r} in {SUIT_NAMES[suit]} holding {text!r} "
+                "(expected ranks 2-9, T or 10, J, Q, K, A)"
+            )
+        b = bit(card_index(suit, _RANK_ALIASES[tok]))
+        if mask & b:
+            raise CardError(f"rank {tok} appears twice in {SUIT_NAMES[suit]} holding {text!r}")
+        mask |= b
+    return mask
+
+
+def parse_hand(text: str) -> int:
+    """Parse a hand in PBN dot notation, spades first: ``AKT73.QJ2.984.A52``.
+
+    Void suits are empty (``AKQ..JT9.``) or ``-``.
+    """
+    s = str(text).strip()
+    parts = s.split(".")
+    if len(parts) != 4:
+        raise CardError(
+            f"hand {text!r} is not in PBN dot notation "
+            "(expected four suits separated by dots, spades first, e.g. AKT73.QJ2.984.A52)"
+        )
+    mask = 0
+    for suit, part in enumerate(parts):
+        mask |= parse_suit_holding(part, suit)
+    return mask
+
+
+def suit_ranks(hand: int, suit: int) -> list[int]:
+    """Ranks held in ``suit``, highest first."""
+    bits = (hand >> (13 * suit)) & 0x1FFF
+    return [r + 2 for r in range(12, -1, -1) if bits >> r & 1]
+
+
+def format_holding(hand: int, suit: int, symbols: bool = False, ten: str = "T") -> str:
+    ranks = suit_ranks(hand, suit)
+    return "".join("10" if (r == 10 and ten == "10") else RANK_CHARS[r - 2] for r in ranks)
+
+
+def format_hand(hand: int) -> str:
+    """PBN dot notation, spades first."""
+    return ".".join(format_holding(hand, s) for s in SUITS)
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    """Cards of a mask in ascending index order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """An immutable card. ``Card.parse("♠A") == Card(0, 14)``."""
+
+    suit: int
+    rank: int
+
+    def __post_init__(self) -> None:
+        if self.suit not in SUITS or self.rank not in RANKS:
+            raise CardError(f"no such card: suit={self.suit!r}, rank={self.rank!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        return cls.from_index(parse_card(text))
+
+    @classmethod
+    def from_index(cls, index: int) -> "Card":
+        return cls(suit_of(index), rank_of(index))
+
+    @property
+    def index(self) -> int:
+        return card_index(self.suit, self.rank)
+
+    @property
+    def mask(self) -> int:
+        return 1 << self.index
+
+    def symbol(self) -> str:
+        return format_card(self.index, symbols=True)
+
+    def __str__(self) -> str:
+        return format_card(self.index)
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
