@@ -6,6 +6,7 @@ import importlib
 MODULES = [
     # "show", "score",            # issue 2 (foundation)
     # "solve", "analyse", "batch", # issue 3 (engine)
+    "batch",                       # issue 3 (engine): batch deals
     # "duck",                      # issue 4
     # "bid",                       # issue 5
 ]
