@@ -18,7 +18,7 @@ from solver.batch import (
     SEAT_LETTERS,
     BatchOptions,
     BatchResult,
-    DealFileError,
+    DealsFileError,
     format_side,
     parse_leaders,
     parse_side,
@@ -75,7 +75,7 @@ def batch(
     )
     try:
         parsed = read_deals(deals)
-    except DealFileError as exc:
+    except DealsFileError as exc:
         for message in exc.messages:
             err_console.print(f"[bold red]error:[/] {_escape(message)}", highlight=False, soft_wrap=True)
         raise typer.Exit(1)

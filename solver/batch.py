@@ -13,7 +13,7 @@ the first hand belongs to that seat. Blank lines and ``#`` comments (whole
 lines or line ends) are ignored.
 
 The whole file is validated before anything is solved: :func:`read_deals`
-collects one message per malformed line and raises :class:`DealFileError`.
+collects one message per malformed line and raises :class:`DealsFileError`.
 
 :func:`run_batch` solves every deal for one or more leaders, in a process
 pool (each worker owns one engine ``Solver``, reused across deals) or in
@@ -50,7 +50,7 @@ class DealLineError(BatchError):
     """One malformed deal line (the message says what was expected)."""
 
 
-class DealFileError(BatchError):
+class DealsFileError(BatchError):
     """A deals file that cannot be read or has malformed lines.
 
     ``messages`` holds one message per problem (``file:line: ...``)."""
@@ -140,7 +140,7 @@ def _clip(s: str, n: int = 40) -> str:
 
 
 def parse_deals(lines: Iterable[str], source: str = "<deals>") -> List[Deal]:
-    """Parse every line; collect all problems, then raise one DealFileError."""
+    """Parse every line; collect all problems, then raise one DealsFileError."""
     deals: List[Deal] = []
     errors: List[str] = []
     for no, raw in enumerate(lines, start=1):
@@ -152,7 +152,7 @@ def parse_deals(lines: Iterable[str], source: str = "<deals>") -> List[Deal]:
         except DealLineError as exc:
             errors.append(f"{source}:{no}: {exc}")
     if errors:
-        raise DealFileError(errors)
+        raise DealsFileError(errors)
     return deals
 
 
@@ -163,16 +163,16 @@ def read_deals(path: str | os.PathLike) -> List[Deal]:
         with open(name, encoding="utf-8") as fh:
             text = fh.read()
     except FileNotFoundError:
-        raise DealFileError([f"{name}: no such file; expected a deals file, one PBN deal per line"]) from None
+        raise DealsFileError([f"{name}: no such file; expected a deals file, one PBN deal per line"]) from None
     except IsADirectoryError:
-        raise DealFileError([f"{name}: is a directory; expected a deals file"]) from None
+        raise DealsFileError([f"{name}: is a directory; expected a deals file"]) from None
     except UnicodeDecodeError as exc:
-        raise DealFileError([f"{name}: not UTF-8 text ({exc.reason}); expected a text deals file"]) from None
+        raise DealsFileError([f"{name}: not UTF-8 text ({exc.reason}); expected a text deals file"]) from None
     except OSError as exc:
-        raise DealFileError([f"{name}: cannot read ({exc.strerror or exc}); expected a readable deals file"]) from None
+        raise DealsFileError([f"{name}: cannot read ({exc.strerror or exc}); expected a readable deals file"]) from None
     deals = parse_deals(text.splitlines(), name)
     if not deals:
-        raise DealFileError([f"{name}: no deals found; expected one '{DEAL_FORM}' per line"])
+        raise DealsFileError([f"{name}: no deals found; expected one '{DEAL_FORM}' per line"])
     return deals
 
 

@@ -18,7 +18,7 @@ from solver.batch import (
     BatchError,
     BatchOptions,
     Deal,
-    DealFileError,
+    DealsFileError,
     DealLineError,
     median,
     parse_deal,
@@ -114,7 +114,7 @@ def test_parse_deal_rejects(kind):
 
 def test_parse_deals_reports_every_bad_line():
     lines = ["N:A... K... Q... J...", "N:A... K... Q...", "# ok", "N:AK... Q... J... T..."]
-    with pytest.raises(DealFileError) as info:
+    with pytest.raises(DealsFileError) as info:
         parse_deals(lines, "d.pbn")
     assert len(info.value.messages) == 2
     assert info.value.messages[0].startswith("d.pbn:2: ")
@@ -123,13 +123,13 @@ def test_parse_deals_reports_every_bad_line():
 
 
 def test_read_deals_missing_and_empty(tmp_path):
-    with pytest.raises(DealFileError, match="no such file"):
+    with pytest.raises(DealsFileError, match="no such file"):
         read_deals(tmp_path / "nope.pbn")
-    with pytest.raises(DealFileError, match="is a directory"):
+    with pytest.raises(DealsFileError, match="is a directory"):
         read_deals(tmp_path)
     empty = tmp_path / "empty.pbn"
     empty.write_text("# nothing\n\n")
-    with pytest.raises(DealFileError, match="no deals found"):
+    with pytest.raises(DealsFileError, match="no deals found"):
         read_deals(empty)
 
 
