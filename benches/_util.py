@@ -1,0 +1,57 @@
+"""Shared helpers of the benchmarks: seeded random deals and the engine.
+
+Importable both from ``benches/conftest.py`` (pytest puts benches/ on
+sys.path) and from ``benches/compare_dds.py`` run as a script.
+"""
+from __future__ import annotations
+
+import os
+import random
+import sys
+from typing import List, Tuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from solver.cards import format_hand  # noqa: E402
+
+Hands = Tuple[int, int, int, int]
+NS, EW = 0b0101, 0b1010
+SEATS = "NESW"
+
+
+def random_hands(rng: random.Random, cards: int = 13) -> Hands:
+    """Four disjoint random hands of ``cards`` cards each (seats N E S W)."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return tuple(sum(1 << c for c in deck[i * cards:(i + 1) * cards]) for i in range(4))  # type: ignore
+
+
+def random_deals(n: int, seed: int, cards: int = 13) -> List[Hands]:
+    rng = random.Random(seed)
+    return [random_hands(rng, cards) for _ in range(n)]
+
+
+def pbn(hands: Hands) -> str:
+    return "N:" + " ".join(format_hand(h) for h in hands)
+
+
+def side_of(seat: int) -> int:
+    return NS if seat % 2 == 0 else EW
+
+
+def load_engine(reference: bool = False):
+    """The compiled engine module (or the reference twin, for tiny deals)."""
+    if reference:
+        from solver import reference
+
+        return reference
+    try:
+        from solver import engine
+    except ImportError as exc:
+        raise SystemExit(
+            f"the compiled engine is not available ({exc}); build it with "
+            "`python setup.py build_ext --inplace`"
+        ) from exc
+    return engine

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Side-by-side timing of our engine and DDS (endplay) on the same deals.
+
+    python benches/compare_dds.py [--deals 200] [--seed 1] [--leader W]
+
+On ``--deals`` random full deals (seeded), one opening leader, spade-breaking
+rule off, one process:
+
+1. our engine, a cold transposition table per deal: the most tricks of the
+   leader's side (one ``max_tricks``);
+2. the same with the spade-breaking rule on (no oracle for that one);
+3. DDS through endplay: ``solve_board`` with target -1, solutions 1 (one
+   optimal card and its trick count: the same question as one
+   ``max_tricks``), on the same deals.
+
+It checks that both engines agree on every deal (exit code 1 if not) and
+prints median / p95 / max ms per engine, the ratio of the medians
+(ours / DDS), the peak RSS of the process before DDS is loaded (ours) and at
+the end, and the breaking-on median and its ratio to the breaking-off
+median, then the issue-3 performance bar, each line PASS or FAIL.
+
+Our engine runs first so that its peak memory is measured before endplay
+(which allocates about 80 MB when imported) is loaded.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import resource
+import sys
+import time
+from typing import List, Sequence
+
+import _util
+from _util import SEATS, load_engine, pbn, random_deals, side_of
+
+BAR_MEDIAN_RATIO = 2.0      # ours / DDS, breaking off
+BAR_MAX_SECONDS = 5.0       # any single deal
+BAR_PEAK_MB = 400.0         # our process, peak RSS
+BAR_BREAKING_RATIO = 1.3    # breaking on / breaking off, our median
+
+
+def peak_rss_mb() -> float:
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / (1024.0 * 1024.0) if sys.platform == "darwin" else rss / 1024.0
+
+
+def median(xs: Sequence[float]) -> float:
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def p95(xs: Sequence[float]) -> float:
+    s = sorted(xs)
+    return s[max(1, math.ceil(0.95 * len(s))) - 1]
+
+
+class Ours:
+    """Our engine with a cold table for every deal."""
+
+    def __init__(self, engine, tt_mb=None):
+        self.engine = engine
+        self.tt_mb = tt_mb
+        self.solver = self._new()
+
+    def _new(self):
+        if not hasattr(self.engine, "Solver"):
+            return None  # the reference twin: a fresh memo per call
+        return self.engine.Solver() if self.tt_mb is None else self.engine.Solver(tt_mb=self.tt_mb)
+
+    def cold(self) -> None:
+        """Empty the transposition table (outside the timed region)."""
+        if self.solver is None:
+            return
+        clear = getattr(self.solver, "clear", None)
+        if clear is not None:
+            clear()
+        else:
+            self.solver = self._new()
+
+    def max_tricks(self, hands, leader: int, side: int, breaking: bool) -> int:
+        target = self.solver if self.solver is not None else self.engine
+        return target.max_tricks(hands, leader, side, breaking=breaking)
+
+
+def time_ours(ours: Ours, deals, leader: int, breaking: bool):
+    tricks: List[int] = []
+    ms: List[float] = []
+    side = side_of(leader)
+    for hands in deals:
+        ours.cold()
+        t0 = time.perf_counter()
+        tricks.append(ours.max_tricks(hands, leader, side, breaking))
+        ms.append((time.perf_counter() - t0) * 1000.0)
+    return tricks, ms
+
+
+def time_dds(deals, leader: int):
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal, Denom, Player
+
+    boards = []
+    for hands in deals:
+        d = Deal(pbn(hands))
+        d.trump = Denom.spades
+        d.first = Player(leader)
+        boards.append(d)
+    solve_board(boards[0], SolveMode.OptimalOne)  # load and warm DDS, untimed
+    tricks: List[int] = []
+    ms: List[float] = []
+    for d in boards:
+        t0 = time.perf_counter()
+        solved = solve_board(d, SolveMode.OptimalOne)  # target -1, solutions 1
+        ms.append((time.perf_counter() - t0) * 1000.0)
+        # one optimal card (its equivalent cards are listed with the same score)
+        tricks.append(next(iter(solved))[1])
+    return tricks, ms
+
+
+def line(name: str, ms: Sequence[float]) -> str:
+    return f"{name:<22} median {median(ms):9.2f} ms   p95 {p95(ms):9.2f} ms   max {max(ms):9.2f} ms"
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=200, help="number of random deals (default 200)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed of the deals (default 1)")
+    ap.add_argument("--leader", default="W", choices=list(SEATS), help="opening leader (default W)")
+    ap.add_argument("--cards", type=int, default=13, help="cards per hand (default 13: full deals)")
+    ap.add_argument("--tt-mb", type=int, default=None, help="our table size in MB (default: the engine's)")
+    ap.add_argument("--reference", action="store_true",
+                    help="time the pure-Python reference twin instead (tiny --cards only; to test this script)")
+    args = ap.parse_args(argv)
+    if args.deals < 1 or not 1 <= args.cards <= 13:
+        ap.error("--deals must be at least 1 and --cards 1..13")
+
+    leader = SEATS.index(args.leader)
+    deals = random_deals(args.deals, args.seed, args.cards)
+    engine = load_engine(args.reference)
+    ours = Ours(engine, args.tt_mb)
+    # warm up code paths (not the table) on a throwaway deal
+    ours.max_tricks(random_deals(1, args.seed + 10**6, args.cards)[0], leader, side_of(leader), False)
+
+    print(f"{args.deals} random deals of {args.cards} cards per hand (seed {args.seed}), "
+          f"leader {args.leader}, side {'NS' if leader % 2 == 0 else 'EW'} (the leader's side), one process")
+    print(f"engine: {engine.__name__}; DDS: endplay solve_board target -1 solutions 1")
+
+    our_tricks, our_ms = time_ours(ours, deals, leader, breaking=False)
+    _, on_ms = time_ours(ours, deals, leader, breaking=True)
+    our_peak = peak_rss_mb()
+
+    dds_tricks, dds_ms = time_dds(deals, leader)
+    end_peak = peak_rss_mb()
+
+    bad = [i for i, (a, b) in enumerate(zip(our_tricks, dds_tricks)) if a != b]
+    for i in bad[:20]:
+        print(f"MISMATCH deal {i}: ours {our_tricks[i]}, DDS {dds_tricks[i]}: {pbn(deals[i])}")
+
+    ratio = median(our_ms) / median(dds_ms) if median(dds_ms) > 0 else math.inf
+    per_deal = median([a / b for a, b in zip(our_ms, dds_ms) if b > 0])
+    on_ratio = median(on_ms) / median(our_ms) if median(our_ms) > 0 else math.inf
+    slow = sum(1 for x in our_ms if x > BAR_MAX_SECONDS * 1000) + sum(1 for x in on_ms if x > BAR_MAX_SECONDS * 1000)
+
+    print()
+    print(line("ours, breaking off", our_ms) + f"   total {sum(our_ms) / 1000:7.2f} s")
+    print(line("DDS", dds_ms) + f"   total {sum(dds_ms) / 1000:7.2f} s")
+    print(line("ours, breaking on", on_ms) + f"   total {sum(on_ms) / 1000:7.2f} s")
+    print()
+    print(f"agreement: {len(deals) - len(bad)}/{len(deals)} deals")
+    print(f"median ratio ours/DDS (breaking off): {ratio:.2f}  (median of per-deal ratios {per_deal:.2f})")
+    print(f"breaking on / off median ratio (ours): {on_ratio:.2f}")
+    print(f"peak RSS: ours {our_peak:.0f} MB (before endplay is loaded); whole run {end_peak:.0f} MB")
+    print()
+    print("performance bar (issue 3):")
+    print(f"  {verdict(ratio <= BAR_MEDIAN_RATIO)}  median time at most {BAR_MEDIAN_RATIO}x DDS: {ratio:.2f}x")
+    print(f"  {verdict(slow == 0)}  no deal over {BAR_MAX_SECONDS:.0f} s: "
+          f"max {max(max(our_ms), max(on_ms)) / 1000:.2f} s ({slow} over)")
+    print(f"  {verdict(our_peak < BAR_PEAK_MB)}  peak memory under {BAR_PEAK_MB:.0f} MB: {our_peak:.0f} MB")
+    print(f"  {verdict(on_ratio <= BAR_BREAKING_RATIO)}  breaking-on median within "
+          f"{BAR_BREAKING_RATIO}x of breaking-off: {on_ratio:.2f}x")
+    print(f"  {verdict(not bad)}  answers agree with DDS")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
