@@ -1,0 +1,375 @@
+"""A deal: everything a deal file describes, as one immutable value.
+
+``Deal`` holds the three real players (clockwise), the dealer, the four hands
+(``"dummy"`` included), the auction so far, the cards already played, the
+rule settings, the running scores and the auction variant. It validates
+itself on construction (raising :class:`~solver.errors.DealError` with the
+deal-file field path of the problem) and answers the questions the commands
+ask: the seating for any declarer, the play state after the played cards,
+the hand's score.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Dict, Iterator, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+
+from .auction import Auction
+from .cards import (FULL_DECK, CardError, format_card, format_hand, iter_cards, parse_card,
+                    parse_hand)
+from .cards import count as popcount
+from .errors import DealError, IllegalPlayError
+from .play import PlayState
+from .scoring import DEFAULT_RULES, DUMMY, TRICKS_PER_HAND, ScoringRules, Standing
+from .seating import PBN_DIRECTIONS, Seating, check_table, play_seating
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenMap(Mapping[K, V]):
+    """An immutable, hashable mapping that keeps insertion order; ``repr``
+    is ``FrozenMap({...})``."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Union[Mapping[K, V], Sequence[Tuple[K, V]]] = ()) -> None:
+        self._data: Dict[K, V] = dict(data)
+
+    def __getitem__(self, key: K) -> V:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._data.items()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self._data) == dict(other)
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"
+
+
+# ------------------------------------------------------------------- rules
+@dataclass(frozen=True)
+class Rules:
+    """The rule settings of a deal: the spade-breaking switch and the scoring rules."""
+
+    breaking: bool = True
+    scoring: ScoringRules = DEFAULT_RULES
+
+
+DEFAULT_DEAL_RULES = Rules()
+
+
+# ----------------------------------------------------------------- variant
+VARIANT_CARDS = {"no-peeky": 0, "three-peeky": 3, "four-peeky": 4,
+                 "flip-1": 1, "flip-2": 2, "flip-3": 3, "flip-4": 4}
+_NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four",
+                 "one": "1", "two": "2", "three": "3", "four": "4"}
+
+
+def parse_variant_name(text: str) -> str:
+    """Canonical variant name: ``No Peeky`` -> ``no-peeky``, ``3 peeky`` ->
+    ``three-peeky``, ``flip2``/``Flip Two`` -> ``flip-2``."""
+    key = re.sub(r"[\s_]+", "-", str(text).strip().lower())
+    m = re.fullmatch(r"(no|\w+?)-?(peeky|peek)", key)
+    if m:
+        word = _NUMBER_WORDS.get(m.group(1), m.group(1)) if m.group(1).isdigit() else m.group(1)
+        key = f"{word}-peeky"
+    m = re.fullmatch(r"flip-?(\w+)", key)
+    if m:
+        n = m.group(1)
+        key = f"flip-{n if n.isdigit() else _NUMBER_WORDS.get(n, n)}"
+    if key not in VARIANT_CARDS:
+        raise DealError(f"unknown variant {text!r}", field="variant",
+                        expected=f"one of {', '.join(VARIANT_CARDS)}")
+    return key
+
+
+@dataclass(frozen=True)
+class Variant:
+    """How much of the dummy is seen before the auction. ``seen``: for each
+    real player who has picked, the mask of dummy cards they looked at
+    (peeky variants, privately) or turned face up (flip-N, for all to see)."""
+
+    name: str = "no-peeky"
+    seen: FrozenMap[str, int] = field(default_factory=FrozenMap)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", parse_variant_name(self.name))
+        object.__setattr__(self, "seen", FrozenMap(self.seen))
+        n = self.cards_each
+        flipped = 0
+        for player, mask in self.seen.items():
+            where = f"variant.seen.{player}"
+            if n == 0:
+                raise DealError("no dummy cards are seen in no-peeky", field=where,
+                                expected="no seen cards (or a peeky / flip-N variant)")
+            if popcount(mask) != n:
+                raise DealError(f"{popcount(mask)} cards", field=where,
+                                expected=f"exactly {n} dummy cards per player in {self.name}")
+            if self.is_flip and mask & flipped:
+                twice = " ".join(format_card(c) for c in iter_cards(mask & flipped))
+                raise DealError(f"{twice} already turned face up by another player", field=where,
+                                expected="cards still face down (flipped cards stay face up)")
+            flipped |= mask
+
+    @property
+    def cards_each(self) -> int:
+        """How many dummy cards each real player sees (0 for no-peeky)."""
+        return VARIANT_CARDS[self.name]
+
+    @property
+    def is_flip(self) -> bool:
+        return self.name.startswith("flip")
+
+    def seen_by(self, player: str) -> int:
+        """Mask of dummy cards ``player`` picked (looked at or flipped)."""
+        return self.seen.get(player, 0)
+
+    @property
+    def face_up(self) -> int:
+        """Dummy cards face up for everyone during the auction (flip-N only)."""
+        if not self.is_flip:
+            return 0
+        mask = 0
+        for m in self.seen.values():
+            mask |= m
+        return mask
+
+    def known_to(self, player: str) -> int:
+        """Dummy cards ``player`` knows during the auction."""
+        return self.face_up | self.seen_by(player)
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r}, {dict(self.seen)!r})"
+
+
+# -------------------------------------------------------------------- deal
+def _as_mask(value: Union[int, str], where: str) -> int:
+    if isinstance(value, str):
+        try:
+            return parse_hand(value)
+        except CardError as err:
+            raise DealError(str(err), field=where) from None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value >> 52:
+        raise DealError(f"{value!r} is not a hand", field=where,
+                        expected="a card mask or PBN dot notation")
+    return value
+
+
+def _as_cards(values: Sequence[Union[int, str]]) -> Tuple[int, ...]:
+    cards = []
+    for i, value in enumerate(values):
+        try:
+            cards.append(parse_card(value) if isinstance(value, str) else int(value))
+        except (CardError, TypeError) as err:
+            raise DealError(str(err), field=f"played[{i}]") from None
+    return tuple(cards)
+
+
+def _cards_text(mask: int) -> str:
+    return " ".join(format_card(c) for c in sorted(iter_cards(mask)))
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand of Dummy Hand Spades as a deal file describes it (validated).
+
+    ``hands`` and ``played`` also accept PBN text / card text, and
+    ``scores`` plain dicts: ``Deal(("Ann", "Bob", "Cy"), "Cy", {"Ann":
+    "AKQ...", ...})``.
+    """
+
+    players: Tuple[str, str, str]
+    dealer: str
+    hands: FrozenMap[str, int]
+    auction: Optional[Auction] = None
+    played: Tuple[int, ...] = ()
+    rules: Rules = DEFAULT_DEAL_RULES
+    scores: Optional[FrozenMap[str, Standing]] = None
+    variant: Variant = Variant()
+    title: str = ""
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        players = check_table(self.players, self.dealer)
+        object.__setattr__(self, "players", players)
+        self._check_hands()
+        self._check_auction()
+        object.__setattr__(self, "played", _as_cards(self.played))
+        if self.scores is not None:
+            self._check_scores()
+        for player, mask in self.variant.seen.items():
+            if player not in players:
+                raise DealError(f"unknown player {player!r}", field=f"variant.seen.{player}",
+                                expected=f"one of {', '.join(players)}")
+            if mask & ~self.hands[DUMMY]:
+                raise DealError(f"{_cards_text(mask & ~self.hands[DUMMY])} not in the dummy",
+                                field=f"variant.seen.{player}", expected="cards of the dummy's hand")
+        if self.played:
+            self.play_state()  # replays and validates every card
+
+    # ------------------------------------------------------------ validation
+    def _check_hands(self) -> None:
+        names = self.players + (DUMMY,)
+        hands: Dict[str, int] = {}
+        for name, value in dict(self.hands).items():
+            where = f"hands.{name}"
+            if name not in names:
+                raise DealError(f"unknown hand {name!r}", field=where,
+                                expected=f"one hand each for {', '.join(self.players)} and dummy")
+            hands[name] = _as_mask(value, where)
+        missing = [n for n in names if n not in hands]
+        if missing:
+            raise DealError(f"no hand for {', '.join(missing)}", field="hands",
+                            expected=f"one hand each for {', '.join(self.players)} and dummy")
+        seen: Dict[int, str] = {}
+        for name in names:
+            for card in iter_cards(hands[name]):
+                if card in seen:
+                    raise DealError(f"{format_card(card)} is also in {seen[card]}'s hand",
+                                    field=f"hands.{name}", expected="each of the 52 cards exactly once")
+                seen[card] = name
+        absent = FULL_DECK & ~sum(1 << c for c in seen)
+        for name in names:
+            n = popcount(hands[name])
+            if n != TRICKS_PER_HAND:
+                extra = f" (missing from the deal: {_cards_text(absent)})" if absent and n < 13 else ""
+                raise DealError(f"{n} cards{extra}", field=f"hands.{name}", expected="13 cards")
+        object.__setattr__(self, "hands", FrozenMap((n, hands[n]) for n in names))
+
+    def _check_auction(self) -> None:
+        a = self.auction
+        if a is not None and (a.players != self.players or a.dealer != self.dealer):
+            raise DealError("the auction's players or dealer differ from the deal's", field="auction",
+                            expected=f"players {', '.join(self.players)} with dealer {self.dealer}")
+
+    def _check_scores(self) -> None:
+        scores = dict(self.scores or {})
+        for name, standing in scores.items():
+            if name not in self.players:
+                raise DealError(f"unknown player {name!r}", field=f"scores.{name}",
+                                expected=f"one of {', '.join(self.players)}")
+            if not isinstance(standing, Standing):
+                raise DealError(f"{standing!r} is not a standing", field=f"scores.{name}",
+                                expected="points and bags")
+            if standing.bags < 0:
+                raise DealError(f"{standing.bags} bags", field=f"scores.{name}.bags",
+                                expected="a number of bags of 0 or more")
+        missing = [p for p in self.players if p not in scores]
+        if missing:
+            raise DealError(f"no score for {', '.join(missing)}", field="scores",
+                            expected=f"points and bags for each of {', '.join(self.players)}")
+        object.__setattr__(self, "scores", FrozenMap((p, scores[p]) for p in self.players))
+
+    # --------------------------------------------------------------- reading
+    @property
+    def declarer(self) -> Optional[str]:
+        return self.auction.declarer if self.auction else None
+
+    @property
+    def dummy(self) -> int:
+        return self.hands[DUMMY]
+
+    def hand(self, name: str) -> int:
+        return self.hands[name]
+
+    def seating(self, declarer: Optional[str] = None) -> Seating:
+        """The play seating for ``declarer`` (default: the auction's declarer)."""
+        declarer = declarer or self.declarer
+        if declarer is None:
+            raise DealError("no declarer yet: the auction is not complete", field="auction",
+                            expected="three bids, or a declarer chosen for the analysis")
+        if declarer not in self.players:
+            raise DealError(f"unknown declarer {declarer!r}",
+                            expected=f"one of {', '.join(self.players)}")
+        return Seating.for_deal(self.players, self.dealer, declarer)
+
+    def initial_state(self, declarer: Optional[str] = None) -> PlayState:
+        """The play state before the opening lead, for ``declarer`` (default: the auction's)."""
+        s = self.seating(declarer)
+        return PlayState([self.hands[n] for n in s.names], s.leader, self.rules.breaking,
+                         names=s.names)
+
+    def play_state(self, declarer: Optional[str] = None) -> PlayState:
+        """The play state after the ``played`` cards (they need the auction's declarer)."""
+        if self.played and self.declarer is None:
+            raise DealError("cards were played but the auction is not complete", field="played",
+                            expected="a complete auction (three bids) before any played card")
+        if self.played and declarer not in (None, self.declarer):
+            raise DealError(f"the played cards were played with {self.declarer} as declarer, "
+                            f"not {declarer}", field="played")
+        state = self.initial_state(declarer)
+        for i, card in enumerate(self.played):
+            try:
+                state.play(card)
+            except IllegalPlayError as err:
+                where = f"trick {i // 4 + 1}, card {i % 4 + 1}"
+                raise err.relocated(field=f"played[{i}]",
+                                    problem=f"{err.problem} ({where})") from None
+        return state
+
+    # ------------------------------------------------------------------- PBN
+    def to_pbn(self, declarer: Optional[str] = None) -> str:
+        """The hands as a PBN deal string ``N:<declarer> <left defender> <dummy>
+        <right defender>`` (the engine's seats). ``declarer`` defaults to the
+        auction's, else the first listed player."""
+        names = play_seating(self.players, declarer or self.declarer or self.players[0])
+        return "N:" + " ".join(format_hand(self.hands[n]) for n in names)
+
+    @classmethod
+    def from_pbn(cls, pbn: str, players: Sequence[str], dealer: str,
+                 declarer: Optional[str] = None, **fields: object) -> "Deal":
+        """Build a deal from a PBN deal string read as :meth:`to_pbn` writes it
+        (``declarer`` defaults to the auction's in ``fields``, else the first player)."""
+        players = check_table(players, dealer)
+        auction = fields.get("auction")
+        declarer = declarer or (auction.declarer if isinstance(auction, Auction) else None) or players[0]
+        return cls(players, dealer, parse_pbn_deal(pbn, play_seating(players, declarer)),
+                   **fields)  # type: ignore[arg-type]
+
+    # -------------------------------------------------------------- changing
+    def with_played(self, cards: Sequence[Union[int, str]]) -> "Deal":
+        return replace(self, played=_as_cards(cards))
+
+    def __repr__(self) -> str:
+        parts = [f"players={self.players!r}", f"dealer={self.dealer!r}",
+                 f"hands={ {n: format_hand(m) for n, m in self.hands.items()}!r}"]
+        if self.auction is not None:
+            parts.append(f"auction={self.auction!r}")
+        if self.played:
+            parts.append(f"played={tuple(format_card(c) for c in self.played)!r}")
+        if self.rules != DEFAULT_DEAL_RULES:
+            parts.append(f"rules={self.rules!r}")
+        if self.scores is not None:
+            parts.append(f"scores={dict(self.scores)!r}")
+        if self.variant != Variant():
+            parts.append(f"variant={self.variant!r}")
+        if self.title:
+            parts.append(f"title={self.title!r}")
+        if self.notes:
+            parts.append(f"notes={self.notes!r}")
+        return f"Deal({', '.join(parts)})"
+
+
+def parse_pbn_deal(pbn: str, names: Sequence[str]) -> Dict[str, int]:
+    """Read a PBN deal string (``N:h1 h2 h3 h4``, any first direction) into
+    ``{names[seat]: mask}``, where seat 0..3 = N, E, S, W."""
+    text = str(pbn).strip().strip('"')
+    m = re.fullmatch(r"([NESWnesw])\s*:\s*(.+)", text)
+    if not m:
+        raise DealError(f"PBN deal {pbn!r} cannot be read", field="pbn",
+                        expected="'N:' (or E:, S:, W:) followed by four hands in dot notation")
+    hands = m.group(2).split()
+    if len(hands) != 4:
+        raise DealError(f"PBN deal has {len(hands)} hands", field="pbn",
+                        expected="four hands separated by spaces")
+    first = PBN_DIRECTIONS.index(m.group(1).upper())
+    return {names[(first + i) % 4]: parse_hand(h) for i, h in enumerate(hands)}

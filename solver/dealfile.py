@@ -1,0 +1,418 @@
+"""Deal files: load, validate and write the YAML deal format (README.md
+"Deal files"), and import/export PBN deal strings (see :mod:`solver.deal`).
+
+Loading composes the YAML node tree (so every field's line is known), reads
+it into a :class:`~solver.deal.Deal` and turns any problem into one
+:class:`~solver.errors.DealFileError` naming the file, the field path (such
+as ``hands.Alice`` or ``auction[2].nil``), the line and what was expected.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
+
+import yaml
+
+from .auction import Auction, Bid
+from .cards import (CardError, cards_mask, format_card, format_hand, iter_cards, parse_card,
+                    parse_hand, parse_suit, parse_suit_holding)
+from .deal import DEFAULT_DEAL_RULES, Deal, Rules, Variant
+from .errors import DealError, DealFileError
+from .scoring import DEFAULT_RULES, ScoringError, ScoringRules, Standing
+
+T = TypeVar("T")
+
+TOP_KEYS = ("title", "notes", "players", "dealer", "hands", "auction", "played", "rules",
+            "scores", "variant")
+REQUIRED_KEYS = ("players", "dealer", "hands")
+RULE_KEYS = {"spade_breaking": "breaking", "bag_threshold": "bag_threshold",
+             "bag_penalty": "bag_penalty", "target": "target", "nil_value": "nil_value"}
+HAND_FORMS = ("PBN dot notation spades first (AKT73.QJ2.984.A52), a list of cards, "
+              "or per-suit fields spades/hearts/diamonds/clubs")
+_INT = re.compile(r"[+-]?\d+")
+_TRUE = ("true", "yes", "on")
+_FALSE = ("false", "no", "off")
+
+
+class _Context:
+    """The file being read and the line of every field path met so far."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.lines: Dict[str, int] = {}
+
+    def line_of(self, path: Optional[str]) -> Optional[int]:
+        """The line of ``path`` or of its nearest enclosing field."""
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", path) if re.search(r"[.\[]", path) else ""
+        return self.lines.get("")
+
+    def error(self, err: DealError) -> DealFileError:
+        return DealFileError.from_error(err, self.file, self.line_of(err.field))
+
+
+class _Field:
+    """A YAML node at a field path; its readers raise located errors."""
+
+    def __init__(self, node: yaml.Node, path: str, ctx: _Context) -> None:
+        self.node, self.path, self.ctx = node, path, ctx
+        ctx.lines.setdefault(path, node.start_mark.line + 1)
+
+    @property
+    def line(self) -> int:
+        return self.node.start_mark.line + 1
+
+    def fail(self, problem: str, expected: Optional[str] = None) -> DealFileError:
+        return DealFileError(problem, field=self.path or None, expected=expected,
+                             file=self.ctx.file, line=self.line)
+
+    def child(self, node: yaml.Node, key: Union[str, int]) -> "_Field":
+        if isinstance(key, int):
+            return _Field(node, f"{self.path}[{key}]", self.ctx)
+        return _Field(node, f"{self.path}.{key}" if self.path else key, self.ctx)
+
+    def _shown(self) -> str:
+        if isinstance(self.node, yaml.ScalarNode):
+            return repr(self.node.value)
+        return "a list" if isinstance(self.node, yaml.SequenceNode) else "a mapping"
+
+    def mapping(self, expected: str) -> Dict[str, "_Field"]:
+        if not isinstance(self.node, yaml.MappingNode):
+            raise self.fail(f"{self._shown()} is not a mapping", expected)
+        out: Dict[str, _Field] = {}
+        for key_node, value_node in self.node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise _Field(key_node, self.path, self.ctx).fail("a key is not plain text", expected)
+            key = key_node.value
+            if key in out:
+                raise self.child(key_node, key).fail(f"{key!r} is given twice", "each key once")
+            out[key] = self.child(value_node, key)
+            if key_node.start_mark.line != value_node.start_mark.line:
+                self.ctx.lines[out[key].path] = key_node.start_mark.line + 1
+        return out
+
+    def sequence(self, expected: str) -> List["_Field"]:
+        if not isinstance(self.node, yaml.SequenceNode):
+            raise self.fail(f"{self._shown()} is not a list", expected)
+        return [self.child(n, i) for i, n in enumerate(self.node.value)]
+
+    def text(self, expected: str) -> str:
+        if isinstance(self.node, yaml.ScalarNode) and not _is_null_node(self.node):
+            return self.node.value
+        raise self.fail(f"{'nothing' if _is_null_node(self.node) else self._shown()} given", expected)
+
+    def words(self, expected: str) -> List[str]:
+        """A scalar split on spaces and commas, or a list of scalars."""
+        if isinstance(self.node, yaml.SequenceNode):
+            return [w for item in self.sequence(expected) for w in item.words(expected)]
+        return [w for w in re.split(r"[\s,]+", self.text(expected)) if w]
+
+    def integer(self, expected: str) -> int:
+        value = self.text(expected)
+        if not _INT.fullmatch(value.strip()):
+            raise self.fail(f"{value!r} is not a whole number", expected)
+        return int(value)
+
+    def boolean(self, expected: str) -> bool:
+        value = self.text(expected).strip().lower()
+        if value in _TRUE or value in _FALSE:
+            return value in _TRUE
+        raise self.fail(f"{value!r} is not true or false", expected)
+
+    def parsed(self, parse: Callable[[str], T], expected: str) -> T:
+        """``parse(text)`` with its errors located here."""
+        text = self.text(expected)
+        return self.attempt(lambda: parse(text))
+
+    def attempt(self, func: Callable[[], T]) -> T:
+        """``func()`` with its CardError / DealError located at this field."""
+        try:
+            return func()
+        except DealError as err:
+            raise DealFileError.from_error(err.relocated(field=self.path), self.ctx.file, self.line) from None
+        except CardError as err:
+            raise self.fail(str(err)) from None
+
+
+def _unknown_key(f: _Field, key: str, allowed: Sequence[str]) -> DealFileError:
+    close = difflib.get_close_matches(key, allowed, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f.fail(f"unknown key {key!r}{hint}", f"one of {', '.join(allowed)}")
+
+
+def _known_keys(f: _Field, fields: Dict[str, _Field], allowed: Sequence[str]) -> None:
+    for key, sub in fields.items():
+        if key not in allowed:
+            raise _unknown_key(sub, key, allowed)
+
+
+# ------------------------------------------------------------------ reading
+def _read_hand(f: _Field) -> int:
+    if isinstance(f.node, yaml.MappingNode):
+        mask = 0
+        seen: Dict[int, str] = {}
+        for key, sub in f.mapping(HAND_FORMS).items():
+            try:
+                suit = parse_suit(key)
+            except CardError:
+                raise _unknown_key(sub, key, ("spades", "hearts", "diamonds", "clubs",
+                                              "S", "H", "D", "C", "♠", "♥", "♦", "♣")) from None
+            if suit in seen:
+                raise sub.fail(f"{key!r} repeats the suit of {seen[suit]!r}", "each suit once")
+            seen[suit] = key
+            holding = "" if _is_null_node(sub.node) else " ".join(sub.words("the ranks held in the suit, e.g. AKT73, or - for a void"))
+            mask |= sub.attempt(lambda: parse_suit_holding(holding, suit))
+        return mask
+    if isinstance(f.node, yaml.SequenceNode):
+        return _cards(f, f.words(HAND_FORMS))
+    text = f.text(HAND_FORMS)
+    if "." in text:
+        return f.parsed(parse_hand, HAND_FORMS)
+    return _cards(f, f.words(HAND_FORMS))
+
+
+def _cards(f: _Field, words: Sequence[str]) -> int:
+    cards = [f.attempt(lambda: parse_card(w)) for w in words]
+    for i, card in enumerate(cards):
+        if card in cards[:i]:
+            raise f.fail(f"{format_card(card)} is listed twice", "each card once")
+    return cards_mask(cards)
+
+
+def _read_bid(f: _Field, players: Sequence[str]) -> Bid:
+    expected = "a bid such as {player: Alice, bid: 5, nil: [dummy]} or {Alice: 5}"
+    fields = f.mapping(expected)
+    if "player" in fields or "bid" in fields:
+        _known_keys(f, fields, ("player", "bid", "nil", "nils"))
+        for key in ("player", "bid"):
+            if key not in fields:
+                raise f.fail(f"no {key!r}", expected)
+        player = fields["player"].text("the bidder's name")
+        tricks_field = fields["bid"]
+        nil_field = fields.get("nil") or fields.get("nils")
+    elif len(fields) == 1:
+        (player, tricks_field), = fields.items()
+        nil_field = None
+    else:
+        raise f.fail("a bid needs 'player' and 'bid'", expected)
+    nils: List[str] = []
+    if nil_field is not None:
+        nils = nil_field.words("the hands declared nil: player names, dummy or self")
+    if isinstance(tricks_field.node, yaml.ScalarNode) and not _INT.fullmatch(tricks_field.node.value.strip()):
+        bid = tricks_field.parsed(lambda t: Bid.parse(player, t), "a number of tricks 0-13")
+        return Bid(player, bid.tricks, bid.nils + tuple(nils))
+    try:
+        return Bid(player, tricks_field.integer("a number of tricks 0-13"), tuple(nils))
+    except DealError as err:
+        raise f.ctx.error(err.within(f.path)) from None
+
+
+def _read_played(f: _Field) -> Tuple[List[int], List[str]]:
+    """The played cards and, for each, the path of the list item it came from."""
+    expected = "cards in the order played, e.g. one trick per item: - C2 CA C5 CK"
+    items = f.sequence(expected) if isinstance(f.node, yaml.SequenceNode) else [f]
+    cards: List[int] = []
+    paths: List[str] = []
+    for item in items:
+        for word in item.words(expected):
+            cards.append(item.attempt(lambda: parse_card(word)))
+            paths.append(item.path)
+    return cards, paths
+
+
+def _read_rules(f: _Field) -> Rules:
+    fields = f.mapping("rule settings: " + ", ".join(RULE_KEYS))
+    _known_keys(f, fields, tuple(RULE_KEYS))
+    breaking = DEFAULT_DEAL_RULES.breaking
+    scoring = {}
+    for key, sub in fields.items():
+        if key == "spade_breaking":
+            breaking = sub.boolean("true or false")
+        else:
+            scoring[RULE_KEYS[key]] = sub.integer("a whole number")
+    try:
+        return Rules(breaking, ScoringRules(**{**DEFAULT_RULES.__dict__, **scoring}))
+    except ScoringError as err:
+        bad = next(iter(fields.values()))
+        for key, sub in fields.items():
+            if key.replace("_", " ") in str(err):
+                bad = sub
+        raise bad.fail(str(err)) from None
+
+
+def _read_scores(f: _Field) -> Dict[str, Standing]:
+    out = {}
+    expected = "points, or {points: N, bags: N}"
+    for name, sub in f.mapping("each player's running score: {points: N, bags: N}").items():
+        if isinstance(sub.node, yaml.MappingNode):
+            fields = sub.mapping(expected)
+            _known_keys(sub, fields, ("points", "bags"))
+            points = fields["points"].integer("a whole number of points") if "points" in fields else 0
+            bags = fields["bags"].integer("a number of bags") if "bags" in fields else 0
+            out[name] = Standing(points, bags)
+        else:
+            out[name] = Standing(sub.integer(expected), 0)
+    return out
+
+
+def _read_variant(f: _Field) -> Variant:
+    expected = "no-peeky, three-peeky, four-peeky or flip-1 .. flip-4"
+    if isinstance(f.node, yaml.ScalarNode):
+        return f.parsed(Variant, expected)
+    fields = f.mapping("a variant name, or {name: flip-2, seen: {Alice: [HK, C2]}}")
+    _known_keys(f, fields, ("name", "seen"))
+    if "name" not in fields:
+        raise f.fail("no 'name'", expected)
+    name = fields["name"].parsed(lambda t: Variant(t).name, expected)
+    seen = {}
+    if "seen" in fields:
+        for player, sub in fields["seen"].mapping("the dummy cards each player saw: {Alice: [HK, C2]}").items():
+            seen[player] = _cards(sub, sub.words("dummy cards such as HK C2"))
+    return Variant(name, seen)
+
+
+def _build(top: _Field) -> Deal:
+    ctx = top.ctx
+    fields = top.mapping("a deal: a mapping with keys " + ", ".join(TOP_KEYS))
+    _known_keys(top, fields, TOP_KEYS)
+    for key in REQUIRED_KEYS:
+        if key not in fields:
+            raise DealFileError(f"no {key!r}", field=key, file=ctx.file, line=top.line,
+                                expected={"players": "the three real players, clockwise",
+                                          "dealer": "the dealer's name",
+                                          "hands": "the four hands (each player and dummy)"}[key])
+    players = tuple(p.text("a player's name") for p in
+                    fields["players"].sequence("a list of the three real players, clockwise"))
+    dealer = fields["dealer"].text("the dealer's name")
+    hands = {name: _read_hand(sub) for name, sub in
+             fields["hands"].mapping("one hand per player name plus dummy").items()}
+    kwargs: Dict[str, object] = {}
+    played_paths: List[str] = []
+    if "title" in fields:
+        kwargs["title"] = fields["title"].text("a one-line title")
+    if "notes" in fields:
+        kwargs["notes"] = fields["notes"].text("free text")
+    if "rules" in fields:
+        kwargs["rules"] = _read_rules(fields["rules"])
+    if "scores" in fields:
+        kwargs["scores"] = _read_scores(fields["scores"])
+    if "variant" in fields:
+        kwargs["variant"] = _read_variant(fields["variant"])
+    try:
+        if "auction" in fields and not _is_null_node(fields["auction"].node):
+            items = fields["auction"].sequence("a list of bids in bidding order")
+            kwargs["auction"] = Auction(players, dealer, tuple(_read_bid(b, players) for b in items))
+        if "played" in fields and not _is_null_node(fields["played"].node):
+            kwargs["played"], played_paths = _read_played(fields["played"])
+        return Deal(players, dealer, hands, **kwargs)  # type: ignore[arg-type]
+    except DealFileError:
+        raise
+    except DealError as err:
+        m = re.fullmatch(r"played\[(\d+)\]", err.field or "")
+        if m and played_paths:
+            err = err.relocated(field=played_paths[int(m.group(1))])
+        raise ctx.error(err) from None
+
+
+def _is_null_node(node: yaml.Node) -> bool:
+    return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")
+
+
+def loads_deal(text: str, filename: str = "<deal>") -> Deal:
+    """Read a deal from YAML text; errors name ``filename``."""
+    ctx = _Context(filename)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        raise DealFileError(f"malformed YAML: {err.problem or err.context}", file=filename,
+                            line=mark.line + 1 if mark else None,
+                            expected="a YAML mapping (see the deal-file format in README.md)") from None
+    except yaml.YAMLError as err:
+        raise DealFileError(f"malformed YAML: {err}", file=filename,
+                            expected="a YAML mapping (see the deal-file format in README.md)") from None
+    if node is None:
+        raise DealFileError("the file is empty", file=filename, line=1,
+                            expected="a deal with keys players, dealer and hands")
+    return _build(_Field(node, "", ctx))
+
+
+def load_deal(path: Union[str, Path]) -> Deal:
+    """Read and validate a deal file."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise DealFileError("the file is not UTF-8 text", file=name,
+                            expected="a YAML deal file") from None
+    except OSError as err:
+        raise DealFileError(f"cannot read the file ({err.strerror or err})", file=name,
+                            expected="a readable YAML deal file") from None
+    return loads_deal(text, name)
+
+
+# ------------------------------------------------------------------ writing
+def _scalar(value: object) -> str:
+    """``value`` as a one-line YAML scalar, quoted only when needed."""
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+    return text.strip().removesuffix("...").strip()
+
+
+def dump_deal(deal: Deal) -> str:
+    """The deal as YAML in the documented format (``loads_deal`` reads it back equal)."""
+    out: List[str] = []
+    if deal.title:
+        out.append(f"title: {_scalar(deal.title)}")
+    if deal.notes:
+        if "\n" in deal.notes.strip():
+            out.append("notes: |")
+            out.extend(f"  {line}".rstrip() for line in deal.notes.rstrip("\n").split("\n"))
+        else:
+            out.append(f"notes: {_scalar(deal.notes)}")
+    out.append(f"players: [{', '.join(_scalar(p) for p in deal.players)}]   # clockwise")
+    out.append(f"dealer: {_scalar(deal.dealer)}")
+    out.append("hands:                # PBN dot notation, spades.hearts.diamonds.clubs")
+    out.extend(f"  {_scalar(name)}: {_scalar(format_hand(mask))}" for name, mask in deal.hands.items())
+    if deal.auction is not None:
+        out.append("auction:              # in bidding order")
+        for bid in deal.auction.bids:
+            nil = f", nil: [{', '.join(_scalar(h) for h in bid.nils)}]" if bid.nils else ""
+            out.append(f"  - {{player: {_scalar(bid.player)}, bid: {bid.tricks}{nil}}}")
+    if deal.played:
+        out.append("played:               # one trick per line, in the order played")
+        for i in range(0, len(deal.played), 4):
+            out.append("  - " + " ".join(format_card(c) for c in deal.played[i:i + 4]))
+    if deal.rules != DEFAULT_DEAL_RULES:
+        r = deal.rules
+        out.append("rules:")
+        out.append(f"  spade_breaking: {'true' if r.breaking else 'false'}")
+        out.extend(f"  {key}: {getattr(r.scoring, attr)}" for key, attr in RULE_KEYS.items()
+                   if attr != "breaking")
+    if deal.scores is not None:
+        out.append("scores:")
+        out.extend(f"  {_scalar(p)}: {{points: {s.points}, bags: {s.bags}}}" for p, s in deal.scores.items())
+    if deal.variant != Variant():
+        v = deal.variant
+        if v.seen:
+            out.append("variant:")
+            out.append(f"  name: {v.name}")
+            out.append("  seen:")
+            out.extend(f"    {_scalar(p)}: [{', '.join(format_card(c) for c in iter_cards(m))}]"
+                       for p, m in v.seen.items())
+        else:
+            out.append(f"variant: {v.name}")
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------- PBN
+def deal_from_pbn(pbn: str, players: Sequence[str], dealer: str,
+                  declarer: Optional[str] = None) -> Deal:
+    """A deal from a PBN deal string (``N:`` = declarer, then clockwise)."""
+    return Deal.from_pbn(pbn, players, dealer, declarer)
+
+
+__all__ = ["load_deal", "loads_deal", "dump_deal", "deal_from_pbn", "DealFileError"]
