@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 
 MODULES = [
-    # "show", "score",            # issue 2 (foundation)
+    "show", "score",               # issue 2 (foundation)
     # "solve", "analyse", "batch", # issue 3 (engine)
     "batch",                       # issue 3 (engine): batch deals
     # "duck",                      # issue 4

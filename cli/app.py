@@ -2,9 +2,10 @@
 module and registers itself here with ``register(app)``."""
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
+import typer.core
 
 from solver import __version__
 
@@ -18,6 +19,27 @@ app = typer.Typer(
 )
 
 
+def _plain_flags() -> None:
+    """Help shows boolean flags (``--version``, ``--json``, ``-h``) without a
+    ``<bool>`` type: they take no value. (typer 0.29 labels every option with
+    its type.)"""
+    option = getattr(typer.core, "TyperOption", None)
+    original = getattr(option, "display_type_rich", None)
+    if original is None or getattr(original, "_plain_flags", False):
+        return
+
+    def display_type_rich(self, ctx):  # type: ignore[no-untyped-def]
+        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+            return None
+        return original(self, ctx)
+
+    display_type_rich._plain_flags = True  # type: ignore[attr-defined]
+    option.display_type_rich = display_type_rich
+
+
+_plain_flags()
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"dummy-spades {__version__}")
@@ -27,9 +49,9 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        Optional[bool],
+        bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
-    ] = None,
+    ] = False,
 ) -> None:
     """Double-dummy solver and hand analyser for three-player Dummy Hand Spades."""
 

@@ -20,8 +20,10 @@ from .cards import (FULL_DECK, CardError, format_card, format_hand, iter_cards, 
 from .cards import count as popcount
 from .errors import DealError, IllegalPlayError
 from .play import PlayState
-from .scoring import DEFAULT_RULES, DUMMY, TRICKS_PER_HAND, ScoringRules, Standing
-from .seating import PBN_DIRECTIONS, Seating, check_table, play_seating
+from .scoring import (DEFAULT_RULES, DUMMY, TRICKS_PER_HAND, Ledger, LedgerEntry, NilBet,
+                      PlayerScore, ScoringRules, Standing, score_hand)
+from .seating import (DECLARER_SIDE, DEFENDER_SIDE, PBN_DIRECTIONS, Seating, check_table, play_seating,
+                      side_of)
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -335,6 +337,39 @@ class Deal:
         return cls(players, dealer, parse_pbn_deal(pbn, play_seating(players, declarer)),
                    **fields)  # type: ignore[arg-type]
 
+    # --------------------------------------------------------------- scoring
+    def score(self, declarer_tricks: Optional[int] = None,
+              hand_tricks: Optional[Mapping[str, int]] = None) -> "HandResult":
+        """Score the hand. Trick totals come from the played cards when all 13
+        tricks are played; otherwise give ``declarer_tricks`` (declarer +
+        dummy) and, for each hand under an applicable nil bet, its tricks in
+        ``hand_tricks``. Totals must fit the tricks already played."""
+        if self.auction is None or self.declarer is None:
+            raise DealError("the hand cannot be scored before the auction is complete",
+                            field="auction", expected="three bids")
+        state = self.play_state()
+        seating = self.seating()
+        nils = self.auction.applicable_nils()
+        given = dict(hand_tricks or {})
+        if state.is_over:
+            if declarer_tricks is not None or given:
+                raise DealError("all 13 tricks are played, so the trick totals come from the play",
+                                field="played", expected="no trick totals given")
+            won = dict(zip(seating.names, state.tricks_won))
+            return HandResult.build(self, state.declarer_tricks, won, nils)
+        if declarer_tricks is None:
+            raise DealError(f"only {len(state.tricks)} of 13 tricks are played", field="played",
+                            expected="the declarer side's trick total (e.g. --declarer-tricks 8)")
+        won = dict(zip(seating.names, state.tricks_won))
+        check_trick_totals(seating, won, state.tricks_left, declarer_tricks, given)
+        missing = sorted({b.hand for b in nils} - set(given))
+        if missing:
+            raise DealError(f"the tricks of {', '.join(missing)} are not known",
+                            field="hand_tricks",
+                            expected="the tricks of every hand under a nil bet "
+                                     f"(e.g. --nil-tricks {missing[0]}=0)")
+        return HandResult.build(self, declarer_tricks, given, nils)
+
     # -------------------------------------------------------------- changing
     def with_played(self, cards: Sequence[Union[int, str]]) -> "Deal":
         return replace(self, played=_as_cards(cards))
@@ -373,3 +408,77 @@ def parse_pbn_deal(pbn: str, names: Sequence[str]) -> Dict[str, int]:
                         expected="four hands separated by spaces")
     first = PBN_DIRECTIONS.index(m.group(1).upper())
     return {names[(first + i) % 4]: parse_hand(h) for i, h in enumerate(hands)}
+
+
+def check_trick_totals(seating: Seating, won: Mapping[str, int], tricks_left: int,
+                       declarer_tricks: int, hand_tricks: Mapping[str, int]) -> None:
+    """Check trick totals given for a hand against the tricks already won
+    (``won`` by hand name) with ``tricks_left`` still to play."""
+    side_won = sum(won[n] for i, n in enumerate(seating.names) if side_of(i) == DECLARER_SIDE)
+    if not side_won <= declarer_tricks <= side_won + tricks_left:
+        raise DealError(f"declarer-side tricks {declarer_tricks} cannot happen",
+                        field="declarer_tricks",
+                        expected=f"{side_won} to {side_won + tricks_left} "
+                                 f"({side_won} won so far, {tricks_left} to play)")
+    totals = {DECLARER_SIDE: declarer_tricks, DEFENDER_SIDE: TRICKS_PER_HAND - declarer_tricks}
+    for side, total in totals.items():
+        hands = [n for i, n in enumerate(seating.names) if side_of(i) == side]
+        for name in hands:
+            if name not in hand_tricks:
+                continue
+            t = hand_tricks[name]
+            others = sum(won[o] for o in hands if o != name)
+            if isinstance(t, bool) or not isinstance(t, int) or not won[name] <= t <= total - others:
+                raise DealError(f"{name} cannot take {t!r} tricks", field=f"hand_tricks.{name}",
+                                expected=f"{won[name]} to {total - others} "
+                                         f"(their side takes {total})")
+        if all(n in hand_tricks for n in hands) and sum(hand_tricks[n] for n in hands) != total:
+            raise DealError(f"{' + '.join(hands)} take {sum(hand_tricks[n] for n in hands)} tricks "
+                            f"but their side takes {total}", field="hand_tricks",
+                            expected=f"tricks adding up to {total}")
+    unknown = set(hand_tricks) - set(seating.names)
+    if unknown:
+        name = sorted(unknown)[0]
+        raise DealError(f"unknown hand {name!r}", field=f"hand_tricks.{name}",
+                        expected=f"one of {', '.join(seating.names)}")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The score of one hand: per player scores (in ``players`` order), the
+    nil bets that counted and those ignored, and with running scores the
+    ledger entries and the winner (if any)."""
+
+    declarer: str
+    declarer_tricks: int
+    hand_tricks: FrozenMap[str, int]
+    scores: Tuple[PlayerScore, ...]
+    ignored_nils: Tuple[NilBet, ...] = ()
+    ledger: Optional[Tuple[LedgerEntry, ...]] = None
+    winner: Optional[str] = None
+
+    @property
+    def defender_tricks(self) -> int:
+        return TRICKS_PER_HAND - self.declarer_tricks
+
+    def score_of(self, player: str) -> PlayerScore:
+        for s in self.scores:
+            if s.player == player:
+                return s
+        raise KeyError(player)
+
+    @classmethod
+    def build(cls, deal: Deal, declarer_tricks: int, hand_tricks: Mapping[str, int],
+              nils: Sequence[NilBet]) -> "HandResult":
+        auction = deal.auction
+        assert auction is not None and auction.declarer is not None
+        by_player = score_hand(auction.tricks_bid, auction.declarer, declarer_tricks, nils,
+                               hand_tricks, deal.rules.scoring)
+        scores = tuple(by_player[p] for p in deal.players)
+        ledger = winner = None
+        if deal.scores is not None:
+            book = Ledger(deal.players, deal.rules.scoring, dict(deal.scores))
+            ledger = book.record(by_player)
+            winner = book.winner()
+        return cls(auction.declarer, declarer_tricks, FrozenMap(hand_tricks), scores,
+                   tuple(auction.ignored_nils()), ledger, winner)

@@ -1,0 +1,318 @@
+"""``dummy-spades show FILE``: the deal laid out like a card table.
+
+The declarer sits at the bottom, the dummy opposite (top), the left defender
+(next clockwise after the declarer) on the left and the right defender on the
+right; before the auction is complete the dealer sits at the bottom and the
+dummy lies face down at the top. Below the table: the auction with its nil
+designations, the tricks played, whose turn it is, running scores and the
+auction variant. ``--json`` prints the documented fields (README "JSON output").
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Dict, List, Optional
+
+import typer
+from rich.align import Align
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from solver.cards import iter_cards
+from solver.deal import Deal
+from solver.dealfile import load_deal
+from solver.play import PlayState, Trick
+from solver.scoring import DUMMY
+from solver.seating import DUMMY_SEAT, bidding_order, left_of
+
+from .common import console, emit_json, handle_errors
+from .render import (card_names, card_text, cards_json, cards_text, display_order, holding_lines,
+                     nil_json, standing_json)
+
+POSITIONS = ("bottom", "left", "top", "right")  # clockwise from the bottom
+
+
+def table_layout(deal: Deal) -> Dict[str, str]:
+    """position -> hand name: the declarer's seats clockwise from the bottom,
+    or before the auction is over the dealer at the bottom and the dummy on top."""
+    if deal.declarer is not None:
+        names = deal.seating().names
+    else:
+        names = (deal.dealer, left_of(deal.players, deal.dealer, 1), DUMMY,
+                 left_of(deal.players, deal.dealer, 2))
+    return dict(zip(POSITIONS, names))
+
+
+# ------------------------------------------------------------------ JSON
+def _trick_json(trick: Trick, number: int, names: tuple) -> Dict[str, object]:
+    out: Dict[str, object] = {
+        "number": number,
+        "leader": names[trick.leader],
+        "cards": [{"hand": names[seat], "card": c} for seat, c in
+                  zip(trick.seats, card_names(trick.cards))],
+    }
+    out["winner"] = names[trick.winner] if trick.is_complete else None
+    return out
+
+
+def _play_json(deal: Deal, state: PlayState) -> Dict[str, object]:
+    names = state.names
+    to_move = state.to_move
+    return {
+        "tricks": [_trick_json(t, i + 1, names) for i, t in enumerate(state.tricks)],
+        "current_trick": _trick_json(state.current_trick, len(state.tricks) + 1, names)
+        if state.trick else None,
+        "tricks_won": dict(zip(names, state.tricks_won)),
+        "declarer_tricks": state.declarer_tricks,
+        "defender_tricks": state.defender_tricks,
+        "spades_broken": state.spades_broken,
+        "complete": state.is_over,
+        "to_move": None if to_move is None else names[to_move],
+        "played_by": None if to_move is None else names[state.controller],
+        "legal": card_names(state.legal_moves()),
+    }
+
+
+def show_json(deal: Deal) -> Dict[str, object]:
+    """The documented JSON of ``show --json``."""
+    state = deal.play_state() if deal.declarer is not None else None
+    remaining = dict(zip(state.names, state.hands)) if state else dict(deal.hands)
+    auction = deal.auction
+    out: Dict[str, object] = {
+        "title": deal.title or None,
+        "notes": deal.notes or None,
+        "players": list(deal.players),
+        "dealer": deal.dealer,
+        "bidding_order": list(bidding_order(deal.players, deal.dealer)),
+        "hands": {n: cards_json(m) for n, m in deal.hands.items()},
+        "remaining": {n: cards_json(remaining[n]) for n in deal.hands},
+        "pbn": deal.to_pbn() if deal.declarer is not None else None,
+        "auction": None,
+        "seating": None,
+        "play": None,
+        "rules": {
+            "spade_breaking": deal.rules.breaking,
+            "bag_threshold": deal.rules.scoring.bag_threshold,
+            "bag_penalty": deal.rules.scoring.bag_penalty,
+            "nil_value": deal.rules.scoring.nil_value,
+            "target": deal.rules.scoring.target,
+        },
+        "variant": {
+            "name": deal.variant.name,
+            "cards_each": deal.variant.cards_each,
+            "seen": {p: cards_json(m) for p, m in deal.variant.seen.items()},
+            "face_up": cards_json(deal.variant.face_up),
+        },
+        "scores": {p: standing_json(s) for p, s in deal.scores.items()} if deal.scores else None,
+    }
+    if auction is not None:
+        counted = auction.applicable_nils() if auction.is_complete else []
+        out["auction"] = {
+            "bids": [{"player": b.player, "bid": b.tricks, "nil": list(b.nils)} for b in auction.bids],
+            "complete": auction.is_complete,
+            "next_bidder": auction.next_bidder,
+            "declarer": auction.declarer,
+            "defenders": list(auction.defenders),
+            "nils": [nil_json(n, n in counted) for n in
+                     (counted + auction.ignored_nils() if auction.is_complete else [])],
+        }
+    if state is not None:
+        seating = deal.seating()
+        out["seating"] = {
+            "declarer": seating.declarer,
+            "left_defender": seating.defenders[0],
+            "dummy": DUMMY,
+            "right_defender": seating.defenders[1],
+            "play_order": list(seating.names),
+            "opening_leader": seating.opening_leader,
+        }
+        out["play"] = _play_json(deal, state)
+    return out
+
+
+# ------------------------------------------------------------------ Rich
+def _hand_panel(deal: Deal, name: str, hand: int, state: Optional[PlayState]) -> Panel:
+    tags: List[str] = []
+    if deal.declarer is not None:
+        tags.append(deal.seating().role(name))
+        if name == DUMMY:
+            tags[-1] = f"dummy, played by {deal.declarer}"
+    elif name == DUMMY:
+        tags.append("face down until after the opening lead")
+    if name == deal.dealer:
+        tags.append("dealer")
+    title = Text(name, style="bold")
+    if state is not None and state.to_move is not None and state.names[state.to_move] == name:
+        title.append(" ◀ to play", style="bold green")
+    body: List[Text] = [Text(", ".join(tags), style="dim", justify="left")] if tags else []
+    body += holding_lines(hand)
+    if state is not None and state.tricks:
+        body.append(Text(f"tricks: {state.tricks_won[state.names.index(name)]}", style="cyan",
+                         justify="left"))
+    return Panel(Group(*body), title=title, expand=False, padding=(0, 1))
+
+
+def _centre(deal: Deal, layout: Dict[str, str], state: Optional[PlayState]) -> RenderableType:
+    """The trick in progress, each card on the side of the hand that played it."""
+    if state is None:
+        nxt = deal.auction.next_bidder if deal.auction else bidding_order(deal.players, deal.dealer)[0]
+        return Text(f"auction: {nxt} to bid", style="dim")
+    if state.is_over:
+        return Text("all 13 tricks played", style="dim")
+    played = {state.names[seat]: card for seat, card in zip(state.current_trick.seats, state.trick)}
+    cell = {pos: card_text(played[name]) if name in played else Text("")
+            for pos, name in layout.items()}
+    grid = Table.grid(padding=(0, 1))
+    for _ in range(3):
+        grid.add_column(justify="center", min_width=3)
+    label = f"trick {len(state.tricks) + 1}" if played else f"{state.names[state.leader]} to lead"
+    grid.add_row("", cell["top"], "")
+    grid.add_row(cell["left"], Text(label, style="dim"), cell["right"])
+    grid.add_row("", cell["bottom"], "")
+    return Align.center(grid)
+
+
+def _table(deal: Deal, state: Optional[PlayState]) -> Table:
+    layout = table_layout(deal)
+    held = dict(zip(state.names, state.hands)) if state else dict(deal.hands)
+    panel = {pos: _hand_panel(deal, name, held[name], state) for pos, name in layout.items()}
+    grid = Table.grid(padding=(0, 2))
+    for _ in range(3):
+        grid.add_column(justify="center", vertical="middle")
+    grid.add_row("", panel["top"], "")
+    grid.add_row(panel["left"], _centre(deal, layout, state), panel["right"])
+    grid.add_row("", panel["bottom"], "")
+    return grid
+
+
+def _auction_table(deal: Deal) -> Optional[Table]:
+    auction = deal.auction
+    if auction is None:
+        return None
+    counted = auction.applicable_nils() if auction.is_complete else None
+    t = Table(title=f"Auction (dealer {deal.dealer})", title_justify="left", show_edge=False)
+    t.add_column("bidder")
+    t.add_column("bid", justify="right")
+    t.add_column("nil on")
+    t.add_column("")
+    for bid in auction.bids:
+        nils = Text()
+        for i, hand in enumerate(bid.nils):
+            if i:
+                nils.append(", ")
+            label = "own hand" if hand == bid.player else hand
+            if counted is None:
+                nils.append(label)
+            else:
+                ok = any(n.bidder == bid.player and n.hand == hand for n in counted)
+                nils.append(label, style="" if ok else "dim strike")
+                nils.append(" (counts)" if ok else " (ignored)", style="green" if ok else "dim")
+        t.add_row(bid.player, str(bid.tricks), nils,
+                  Text("declarer", style="bold") if bid.player == auction.declarer else "")
+    if auction.next_bidder:
+        t.add_row(auction.next_bidder, "?", "", Text("to bid", style="bold green"))
+    return t
+
+
+def _tricks_table(state: PlayState) -> Optional[Table]:
+    if not state.tricks:
+        return None
+    names = state.names
+    t = Table(title="Tricks played", title_justify="left", show_edge=False)
+    t.add_column("#", justify="right")
+    t.add_column("cards (leader first)")
+    t.add_column("won by")
+    for i, trick in enumerate(state.tricks, 1):
+        cards = Text("  ").join(Text.assemble(card_text(c), f" {names[s]}")
+                                for s, c in zip(trick.seats, trick.cards))
+        t.add_row(str(i), cards, names[trick.winner])
+    return t
+
+
+def _status(deal: Deal, state: PlayState) -> Text:
+    names = state.names
+    text = Text()
+    if state.moves:
+        text.append("Tricks won: ")
+        text.append(", ".join(f"{n} {w}" for n, w in zip(names, state.tricks_won)))
+        text.append(f" — declarer side {state.declarer_tricks}, defenders {state.defender_tricks}\n")
+    else:
+        text.append(f"Opening lead: {names[state.leader]} (the first bidder)\n")
+    if deal.rules.breaking:
+        text.append(f"Spades {'broken' if state.spades_broken else 'not broken yet'}\n")
+    if state.is_over:
+        text.append("The hand is over.", style="bold")
+        return text
+    seat = state.to_move
+    assert seat is not None
+    who = names[seat]
+    if seat == DUMMY_SEAT:
+        who = f"dummy (played by {names[state.controller]})"
+    verb = "lead" if not state.trick else "play"
+    text.append(f"Turn: {who} to {verb}; legal: ", style="bold")
+    text.append_text(cards_text(display_order(state.legal_moves())))
+    return text
+
+
+def _extras(deal: Deal) -> List[object]:
+    out: List[object] = []
+    r = deal.rules
+    out.append(Text(f"Rules: spade breaking {'on' if r.breaking else 'off'}; "
+                    f"{r.scoring.bag_threshold} bags cost {r.scoring.bag_penalty}; "
+                    f"game to {r.scoring.target}", style="dim"))
+    v = deal.variant
+    if v.name != "no-peeky":
+        line = Text(f"Variant: {v.name}")
+        if v.is_flip and v.face_up:
+            line.append(" — face up: ")
+            line.append_text(cards_text(display_order(iter_cards(v.face_up))))
+        for player, mask in v.seen.items():
+            line.append(f"\n  {player} {'turned up' if v.is_flip else 'looked at'}: ")
+            line.append_text(cards_text(display_order(iter_cards(mask))))
+        out.append(line)
+    if deal.scores:
+        t = Table(title="Running scores (before this hand)", title_justify="left", show_edge=False)
+        t.add_column("player")
+        t.add_column("points", justify="right")
+        t.add_column("bags", justify="right")
+        for p, s in deal.scores.items():
+            t.add_row(p, str(s.points), str(s.bags))
+        out.append(t)
+    return out
+
+
+def render_deal(deal: Deal) -> Group:
+    state = deal.play_state() if deal.declarer is not None else None
+    parts: List[object] = []
+    if deal.title:
+        parts.append(Text(deal.title, style="bold underline"))
+    if deal.notes:
+        parts.append(Text(deal.notes.strip(), style="italic"))
+    parts.append(_table(deal, state))
+    for extra in (_auction_table(deal), state and _tricks_table(state)):
+        if extra:
+            parts += [Text(), extra]
+    if state is not None:
+        parts += [Text(), _status(deal, state)]
+    for extra in _extras(deal):
+        parts += [Text(), extra]
+    return Group(*parts)
+
+
+@handle_errors
+def show(
+    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).",
+                                         show_default=False)],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the documented JSON fields instead.")] = False,
+) -> None:
+    """Show a deal laid out like a card table: hands, auction, tricks so far, whose turn."""
+    deal = load_deal(file)
+    if json_out:
+        emit_json(show_json(deal))
+    else:
+        console.print(render_deal(deal))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("show")(show)
