@@ -104,6 +104,9 @@ class Auction:
             raise AuctionError(f"{len(self.bids)} bids", field="auction",
                                expected="at most three bids, one per real player")
         for i, bid in enumerate(self.bids):
+            if bid.player not in self.players:
+                raise AuctionError(f"unknown player {bid.player!r}", field=f"auction[{i}].player",
+                                   expected=f"{order[i]} (bidding order: {', '.join(order)})")
             if bid.player != order[i]:
                 raise AuctionError(f"{bid.player!r} bids out of turn", field=f"auction[{i}].player",
                                    expected=f"{order[i]} (bidding order: {', '.join(order)})")

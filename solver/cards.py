@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from .errors import DealError
+
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 TRUMP = SPADES
 SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
@@ -35,10 +37,11 @@ _SUIT_ALIASES = {
 }
 _RANK_ALIASES = {c: i + 2 for i, c in enumerate(RANK_CHARS)}
 _RANK_ALIASES["10"] = 10
+CARD_FORMS = "a card such as SA, H10, ♦Q, 10♥ or dt"
 
 
-class CardError(ValueError):
-    """A card, suit, rank or hand text that cannot be parsed."""
+class CardError(DealError):
+    """A card, suit, rank or hand text that cannot be parsed (a ValueError)."""
 
 
 def card_index(suit: int, rank: int) -> int:
@@ -65,14 +68,14 @@ def parse_suit(text: str) -> int:
     for i, name in enumerate(SUIT_NAMES):
         if key.lower() in (name, name[:-1]):
             return i
-    raise CardError(f"unknown suit {text!r} (expected one of S H D C or ♠ ♥ ♦ ♣)")
+    raise CardError(f"unknown suit {text!r}", expected="one of S H D C or ♠ ♥ ♦ ♣")
 
 
 def parse_rank(text: str) -> int:
     key = text.strip().upper()
     if key in _RANK_ALIASES:
         return _RANK_ALIASES[key]
-    raise CardError(f"unknown rank {text!r} (expected one of 2-9, T or 10, J, Q, K, A)")
+    raise CardError(f"unknown rank {text!r}", expected="one of 2-9, T or 10, J, Q, K, A")
 
 
 def parse_card(text: str) -> int:
@@ -82,7 +85,7 @@ def parse_card(text: str) -> int:
     """
     s = str(text).strip()
     if len(s) < 2:
-        raise CardError(f"unknown card {text!r} (expected e.g. SA, H10, ♦Q)")
+        raise CardError(f"unknown card {text!r}", expected=CARD_FORMS)
     # suit first
     head, tail = s[0], s[1:]
     if head.upper() in _SUIT_ALIASES and tail.upper() in _RANK_ALIASES:
@@ -91,7 +94,7 @@ def parse_card(text: str) -> int:
     head, tail = s[:-1], s[-1]
     if tail.upper() in _SUIT_ALIASES and head.upper() in _RANK_ALIASES:
         return card_index(_SUIT_ALIASES[tail.upper()], _RANK_ALIASES[head.upper()])
-    raise CardError(f"unknown card {text!r} (expected e.g. SA, H10, ♦Q)")
+    raise CardError(f"unknown card {text!r}", expected=CARD_FORMS)
 
 
 def format_card(card: int, symbols: bool = False) -> str:
@@ -117,13 +120,12 @@ def parse_suit_holding(text: str, suit: int) -> int:
                 i += 1
     for tok in tokens:
         if tok not in _RANK_ALIASES:
-            raise CardError(
-                f"unknown rank {tok!r} in {SUIT_NAMES[suit]} holding {text!r} "
-                "(expected ranks 2-9, T or 10, J, Q, K, A)"
-            )
+            raise CardError(f"unknown rank {tok!r} in {SUIT_NAMES[suit]} holding {text!r}",
+                            expected="ranks 2-9, T or 10, J, Q, K, A")
         b = bit(card_index(suit, _RANK_ALIASES[tok]))
         if mask & b:
-            raise CardError(f"rank {tok} appears twice in {SUIT_NAMES[suit]} holding {text!r}")
+            raise CardError(f"rank {tok} appears twice in {SUIT_NAMES[suit]} holding {text!r}",
+                            expected="each rank once")
         mask |= b
     return mask
 
@@ -136,10 +138,8 @@ def parse_hand(text: str) -> int:
     s = str(text).strip()
     parts = s.split(".")
     if len(parts) != 4:
-        raise CardError(
-            f"hand {text!r} is not in PBN dot notation "
-            "(expected four suits separated by dots, spades first, e.g. AKT73.QJ2.984.A52)"
-        )
+        raise CardError(f"hand {text!r} is not in PBN dot notation",
+                        expected="four suits separated by dots, spades first, e.g. AKT73.QJ2.984.A52")
     mask = 0
     for suit, part in enumerate(parts):
         mask |= parse_suit_holding(part, suit)
@@ -190,7 +190,8 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.suit not in SUITS or self.rank not in RANKS:
-            raise CardError(f"no such card: suit={self.suit!r}, rank={self.rank!r}")
+            raise CardError(f"no such card: suit={self.suit!r}, rank={self.rank!r}",
+                            expected="suit 0-3 and rank 2-14")
 
     @classmethod
     def parse(cls, text: str) -> "Card":

@@ -159,7 +159,7 @@ def _as_mask(value: Union[int, str], where: str) -> int:
         try:
             return parse_hand(value)
         except CardError as err:
-            raise DealError(str(err), field=where) from None
+            raise err.relocated(field=where) from None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value >> 52:
         raise DealError(f"{value!r} is not a hand", field=where,
                         expected="a card mask or PBN dot notation")
@@ -171,8 +171,11 @@ def _as_cards(values: Sequence[Union[int, str]]) -> Tuple[int, ...]:
     for i, value in enumerate(values):
         try:
             cards.append(parse_card(value) if isinstance(value, str) else int(value))
-        except (CardError, TypeError) as err:
-            raise DealError(str(err), field=f"played[{i}]") from None
+        except CardError as err:
+            raise err.relocated(field=f"played[{i}]") from None
+        except (TypeError, ValueError):
+            raise DealError(f"{value!r} is not a card", field=f"played[{i}]",
+                            expected="a card such as SA or a card int 0..51") from None
     return tuple(cards)
 
 

@@ -132,10 +132,8 @@ class _Field:
         """``func()`` with its CardError / DealError located at this field."""
         try:
             return func()
-        except DealError as err:
+        except DealError as err:  # CardError included
             raise DealFileError.from_error(err.relocated(field=self.path), self.ctx.file, self.line) from None
-        except CardError as err:
-            raise self.fail(str(err)) from None
 
 
 def _unknown_key(f: _Field, key: str, allowed: Sequence[str]) -> DealFileError:

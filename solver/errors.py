@@ -10,7 +10,6 @@ and the line of that field.
 """
 from __future__ import annotations
 
-import copy
 from typing import Optional, TypeVar
 
 E = TypeVar("E", bound="DealError")
@@ -46,13 +45,18 @@ class DealError(ValueError):
 
     def relocated(self: E, **changes: object) -> E:
         """A copy with some of ``field``, ``file``, ``line``, ``expected`` changed."""
-        new = copy.copy(self)
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
         for key, value in changes.items():
             if key not in ("field", "file", "line", "expected", "problem"):
                 raise TypeError(f"unknown error attribute {key!r}")
             setattr(new, key, value)
         new.args = (new.message,)
         return new
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        """Pickle with every attribute (errors cross process pools)."""
+        return (_rebuild, (type(self), self.__dict__.copy()))
 
     def within(self: E, prefix: str) -> E:
         """A copy whose field path is nested under ``prefix`` (``auction[1]`` + ``nil``)."""
@@ -82,3 +86,10 @@ class DealFileError(DealError):
     @classmethod
     def from_error(cls, err: DealError, file: str, line: Optional[int]) -> "DealFileError":
         return cls(err.problem, field=err.field, expected=err.expected, file=file, line=line)
+
+
+def _rebuild(cls: type, state: dict) -> DealError:
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    err.args = (err.message,)
+    return err

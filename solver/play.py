@@ -215,7 +215,7 @@ class PlayState:
                                    expected=f"a card {who} still holds")
         if owner != seat:
             raise IllegalPlayError(f"{text} is {self.names[owner]}'s card, but it is {who}'s turn",
-                                   reason="not-your-turn", expected=f"a card of {who}")
+                                   reason="not-your-turn", expected=f"a card from {who}'s hand")
         legal = " ".join(format_card(c) for c in self.legal_moves())
         if self._trick:
             led = SUIT_NAMES[suit_of(self._trick[0])]

@@ -53,6 +53,12 @@ def left_of(players: Sequence[str], player: str, steps: int = 1) -> str:
     return players[(list(players).index(player) + steps) % len(players)]
 
 
+def next_dealer(players: Sequence[str], dealer: str) -> str:
+    """The dealer of the next hand: the deal passes clockwise among the real
+    players, skipping the dummy."""
+    return left_of(players, dealer)
+
+
 def bidding_order(players: Sequence[str], dealer: str) -> Tuple[str, str, str]:
     """First real player left of the dealer first, the dealer last."""
     return tuple(left_of(players, dealer, k) for k in (1, 2, 3))  # type: ignore[return-value]

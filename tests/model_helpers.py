@@ -1,0 +1,31 @@
+"""Small helpers shared by the model tests (cards from text, play states, deals)."""
+from solver.auction import Auction
+from solver.cards import parse_card, parse_hand
+from solver.deal import Deal
+from solver.play import PlayState
+
+PLAYERS = ("Alice", "Bob", "Carol")
+WORKED_HANDS = {"Alice": "A.AQT94.82.KT932", "Bob": "T986.K52.Q764.J4",
+                "Carol": "KJ74.J8.AKJ5.AQ6", "dummy": "Q532.763.T93.875"}
+
+
+def C(text):
+    """A card int from text: C("SA")."""
+    return parse_card(text)
+
+
+def cards(text):
+    """Card ints from space-separated text."""
+    return [parse_card(t) for t in text.split()]
+
+
+def state(*hands, leader=0, breaking=True, broken=False):
+    """A play state from four PBN hands by seat."""
+    return PlayState([parse_hand(h) for h in hands], leader, breaking, broken)
+
+
+def worked_deal(*calls, dealer="Carol", **fields):
+    """The worked-example hands with an optional auction (calls in bidding order)."""
+    if calls:
+        fields["auction"] = Auction.from_calls(PLAYERS, dealer, calls)
+    return Deal(PLAYERS, dealer, WORKED_HANDS, **fields)
