@@ -28,8 +28,7 @@ from .render import nil_json, standing_json
 UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 # Deal.score() problems with the trick totals: the command line's, not the file's.
-OPTION_FIELDS = {"declarer_tricks": "--declarer-tricks", "hand_tricks": "--nil-tricks",
-                 "played": None}
+OPTION_HINTS = {"declarer_tricks": "--declarer-tricks", "hand_tricks": "--nil-tricks", "played": None}
 
 
 def parse_nil_tricks(values: List[str]) -> Dict[str, int]:
@@ -53,12 +52,13 @@ def score_deal(deal: Deal, file: str, declarer_tricks: Optional[int],
         return deal.score(declarer_tricks, hand_tricks)
     except DealError as err:
         root = (err.field or "").split(".")[0]
-        if root not in OPTION_FIELDS:
+        if root not in OPTION_HINTS:
             raise err.relocated(file=file) from None
         text = err.problem + (f"; expected {err.expected}" if err.expected else "")
-        if OPTION_FIELDS[root] is None:
-            raise UsageError(f"{file}: {text}") from None
-        raise typer.BadParameter(text, param_hint=OPTION_FIELDS[root]) from None
+        param = OPTION_HINTS[root]
+        if param is None:  # an unfinished hand: the totals are missing
+            raise UsageError(f"{file}: {text} (give --declarer-tricks N or --defender-tricks N)") from None
+        raise typer.BadParameter(text, param_hint=param) from None
 
 
 # ------------------------------------------------------------------ JSON

@@ -357,20 +357,20 @@ class Deal:
         if state.is_over:
             if declarer_tricks is not None or given:
                 raise DealError("all 13 tricks are played, so the trick totals come from the play",
-                                field="played", expected="no trick totals given")
+                                field="declarer_tricks" if declarer_tricks is not None else "hand_tricks",
+                                expected="no trick totals given")
             won = dict(zip(seating.names, state.tricks_won))
             return HandResult.build(self, state.declarer_tricks, won, nils)
         if declarer_tricks is None:
             raise DealError(f"only {len(state.tricks)} of 13 tricks are played", field="played",
-                            expected="the declarer side's trick total (e.g. --declarer-tricks 8)")
+                            expected="the declarer side's trick total for the hand")
         won = dict(zip(seating.names, state.tricks_won))
         check_trick_totals(seating, won, state.tricks_left, declarer_tricks, given)
         missing = sorted({b.hand for b in nils} - set(given))
         if missing:
             raise DealError(f"the tricks of {', '.join(missing)} are not known",
                             field="hand_tricks",
-                            expected="the tricks of every hand under a nil bet "
-                                     f"(e.g. --nil-tricks {missing[0]}=0)")
+                            expected="the tricks of every hand under a nil bet that counts")
         return HandResult.build(self, declarer_tricks, given, nils)
 
     # -------------------------------------------------------------- changing

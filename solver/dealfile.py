@@ -235,11 +235,7 @@ def _read_rules(f: _Field) -> Rules:
     try:
         return Rules(breaking, ScoringRules(**{**DEFAULT_RULES.__dict__, **scoring}))
     except ScoringError as err:
-        bad = next(iter(fields.values()))
-        for key, sub in fields.items():
-            if key.replace("_", " ") in str(err):
-                bad = sub
-        raise bad.fail(str(err)) from None
+        raise f.ctx.error(err.within("rules")) from None
 
 
 def _read_scores(f: _Field) -> Dict[str, Standing]:
@@ -294,13 +290,13 @@ def _build(top: _Field) -> Deal:
         kwargs["title"] = fields["title"].text("a one-line title")
     if "notes" in fields:
         kwargs["notes"] = fields["notes"].text("free text")
-    if "rules" in fields:
-        kwargs["rules"] = _read_rules(fields["rules"])
-    if "scores" in fields:
-        kwargs["scores"] = _read_scores(fields["scores"])
-    if "variant" in fields:
-        kwargs["variant"] = _read_variant(fields["variant"])
     try:
+        if "rules" in fields:
+            kwargs["rules"] = _read_rules(fields["rules"])
+        if "scores" in fields:
+            kwargs["scores"] = _read_scores(fields["scores"])
+        if "variant" in fields:
+            kwargs["variant"] = _read_variant(fields["variant"])
         if "auction" in fields and not _is_null_node(fields["auction"].node):
             items = fields["auction"].sequence("a list of bids in bidding order")
             kwargs["auction"] = Auction(players, dealer, tuple(_read_bid(b, players) for b in items))

@@ -22,8 +22,11 @@ DUMMY = "dummy"
 TRICKS_PER_HAND = 13
 
 
-class ScoringError(ValueError):
-    """Inconsistent input to the scorer (unknown player, impossible tricks)."""
+from .errors import DealError
+
+
+class ScoringError(DealError):
+    """Inconsistent input to the scorer (unknown player, impossible tricks); a ValueError."""
 
 
 @dataclass(frozen=True)
@@ -35,11 +38,14 @@ class ScoringRules:
 
     def __post_init__(self) -> None:
         if self.bag_threshold < 1:
-            raise ScoringError("bag threshold must be at least 1")
+            raise ScoringError(f"bag threshold {self.bag_threshold}", field="bag_threshold",
+                               expected="a number of bags of 1 or more")
         if self.bag_penalty < 0:
-            raise ScoringError("bag penalty must not be negative")
+            raise ScoringError(f"bag penalty {self.bag_penalty}", field="bag_penalty",
+                               expected="a number of points of 0 or more")
         if self.target < 1:
-            raise ScoringError("target must be at least 1")
+            raise ScoringError(f"target {self.target}", field="target",
+                               expected="a number of points of 1 or more")
 
 
 DEFAULT_RULES = ScoringRules()

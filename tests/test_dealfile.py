@@ -10,6 +10,8 @@ from solver.dealfile import dump_deal, load_deal, loads_deal
 from solver.errors import DealFileError
 from solver.scoring import Standing
 
+from bad_deals import CASES, GOOD
+
 HANDS = Path(__file__).resolve().parent.parent / "hands"
 
 BASE = """\
@@ -111,3 +113,35 @@ class TestErrors:
         assert (e.file, e.field, e.line) == ("deal.yaml", "hands.Bob", 5)
         assert str(e).startswith("deal.yaml:5: hands.Bob: 12 cards")
         assert "expected 13 cards" in str(e)
+
+
+class TestEveryBadInput:
+    """Each bad input: one DealFileError naming the file, field, line and what was expected."""
+
+    @pytest.mark.parametrize("name", sorted(CASES))
+    def test_bad(self, name):
+        case = CASES[name]
+        with pytest.raises(DealFileError) as e:
+            loads_deal(case.text, "deal.yaml")
+        err = e.value
+        assert (err.file, err.field, err.line) == ("deal.yaml", case.field, case.line), str(err)
+        assert case.words in str(err)
+        assert err.expected, f"no 'expected' in: {err}"
+        assert "\n" not in str(err)
+        where = f"deal.yaml:{case.line}: " + (f"{case.field}: " if case.field else "")
+        assert str(err).startswith(where)
+
+    def test_good_base(self):
+        assert loads_deal(GOOD, "deal.yaml").declarer == "Carol"
+
+    def test_missing_file(self, tmp_path):
+        with pytest.raises(DealFileError) as e:
+            load_deal(tmp_path / "nope.yaml")
+        assert "cannot read" in str(e.value) and e.value.file.endswith("nope.yaml")
+
+    def test_not_utf8(self, tmp_path):
+        p = tmp_path / "bin.yaml"
+        p.write_bytes(b"\xff\xfe\x00")
+        with pytest.raises(DealFileError) as e:
+            load_deal(p)
+        assert "UTF-8" in str(e.value)
