@@ -28,13 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from . import reference as _reference
 from .cards import CardError, count, format_hand, parse_hand
-
-try:  # the compiled engine; the reference twin stands in until it is built
-    from . import engine as ENGINE  # noqa: N812
-except ImportError:  # pragma: no cover - only before the extension is built
-    ENGINE = None
 
 SEAT_LETTERS = "NESW"
 SEAT_NAMES = ("declarer", "left defender", "dummy", "right defender")
@@ -216,22 +210,19 @@ def format_side(mask: int) -> str:
 # solving
 
 
-class _ReferenceSolver:
-    """The reference twin behind the engine's Solver interface (tiny deals only)."""
-
-    def __init__(self, tt_mb: Optional[int] = None):
-        self.tt_mb = tt_mb
-        self.nodes = 0
-
-    def max_tricks(self, *args, **kwargs) -> int:
-        return _reference.max_tricks(*args, **kwargs)
+def engine_module():
+    """The compiled engine (:mod:`solver.engine`); BatchError if it is not built."""
+    try:
+        from . import engine
+    except ImportError as exc:
+        raise BatchError(f"cannot solve: {exc}") from None
+    return engine
 
 
-def make_solver(tt_mb: Optional[int] = None):
-    """One solver: the compiled engine's ``Solver``, else the reference twin."""
-    if ENGINE is not None:
-        return ENGINE.Solver() if tt_mb is None else ENGINE.Solver(tt_mb=tt_mb)
-    return _ReferenceSolver(tt_mb)
+def make_solver(tt_mb: Optional[float] = None):
+    """One engine ``Solver`` (its own transposition table)."""
+    engine = engine_module()
+    return engine.Solver() if tt_mb is None else engine.Solver(tt_mb=tt_mb)
 
 
 @dataclass(frozen=True)
@@ -240,7 +231,7 @@ class BatchOptions:
     side: int = 0b0101
     breaking: bool = True
     spades_broken: bool = False
-    tt_mb: Optional[int] = None
+    tt_mb: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -314,6 +305,7 @@ def run_batch(deals: Sequence[Deal], options: BatchOptions, jobs: Optional[int] 
         raise BatchError(f"--jobs {jobs}: expected a number of processes, at least 1")
     jobs = min(jobs, max(1, len(deals)))
     hands = [d.hands for d in deals]
+    engine_module()  # fail here, not in every pool worker, when the engine is not built
     if jobs == 1:
         solver = make_solver(options.tt_mb)
         stream: Iterable = (solve_deal(solver, h, options) for h in hands)
