@@ -2,8 +2,8 @@
 Hand Spades play is bridge play with spades trump, so every answer of our
 engine must equal DDS's (through endplay).
 
-* full random deals (seeded), all four leaders, side NS and EW, against
-  ``calc_dd_table``'s spades column;
+* full random deals (seeded; ``DUMMY_SPADES_DDS_DEALS``, default 20), all
+  four leaders, side NS and EW, against ``calc_dd_table``'s spades column;
 * per-card values at the opening lead and inside a trick against
   ``solve_board`` (all-cards mode);
 * partial deals (fewer cards per hand) and tricks in progress against
@@ -18,6 +18,7 @@ twin); CI builds the engine and runs everything.
 """
 from __future__ import annotations
 
+import os
 import random
 from typing import Dict, List, Sequence, Tuple
 
@@ -45,6 +46,9 @@ solve_board, calc_dd_table = endplay_dds.solve_board, endplay_dds.calc_dd_table
 
 NS, EW = 0b0101, 0b1010
 SEED = 20240603
+# random full deals checked against DDS's table (x 4 leaders); raise it for a
+# longer run, e.g. DUMMY_SPADES_DDS_DEALS=200 python -m pytest tests/test_dds_oracle.py
+FULL_DEALS = int(os.environ.get("DUMMY_SPADES_DDS_DEALS", "20"))
 
 
 def side_of(seat: int) -> int:
@@ -125,7 +129,7 @@ def play_random_trick_start(rng: random.Random, hands, leader: int, n: int):
 @needs_engine
 def test_full_deals_all_leaders_match_dd_table():
     rng = random.Random(SEED)
-    for _ in range(20):
+    for _ in range(FULL_DEALS):
         hands = random_hands(rng)
         want = ns_tricks_from_table(hands)
         got = [ENGINE.max_tricks(hands, leader, NS, breaking=False) for leader in range(4)]
@@ -135,7 +139,7 @@ def test_full_deals_all_leaders_match_dd_table():
 @needs_engine
 def test_full_deals_side_ew_matches_dd_table():
     rng = random.Random(SEED + 1)
-    for _ in range(5):
+    for _ in range(max(1, FULL_DEALS // 4)):
         hands = random_hands(rng)
         want = [13 - t for t in ns_tricks_from_table(hands)]
         got = [ENGINE.max_tricks(hands, leader, EW, breaking=False) for leader in range(4)]
@@ -145,7 +149,7 @@ def test_full_deals_side_ew_matches_dd_table():
 @needs_engine
 def test_full_deal_card_values_at_opening_lead():
     rng = random.Random(SEED + 2)
-    for k in range(3):
+    for k in range(max(1, FULL_DEALS // 6)):
         hands = random_hands(rng)
         leader = k % 4
         want = dds_card_values(dds_deal(hands, leader))
