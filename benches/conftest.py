@@ -36,17 +36,7 @@ def deal_source(request):
     return deals
 
 
-@pytest.fixture
-def fresh_solver(engine):
-    """A function returning a solver with an empty table (cold)."""
-    keep = {}
-
-    def make():
-        s = keep.get("s")
-        if s is None:
-            s = keep["s"] = engine.Solver()
-        else:
-            s.clear()
-        return s
-
-    return make
+@pytest.fixture(scope="session")
+def solver(engine):
+    """One engine Solver; the suites clear its table before every deal."""
+    return engine.Solver()

@@ -1,59 +1,55 @@
-"""Engine benchmarks (pytest-benchmark): one round = the whole deal set.
+"""Engine benchmarks (pytest-benchmark). One round = one deal, solved with a
+cold table (the table is cleared in the round's setup, outside the timing),
+so min / median / max are over deals.
 
-* full deals, cold table per deal, one max_tricks (leader W, side NS),
-  breaking rule off and on;
-* endings by cards left (4, 6, 8, 10 cards per hand), cold table;
-* all-cards analysis (card_values) at the opening lead of full deals.
+* full deals: one ``max_tricks`` (leader W, side NS), breaking rule off / on;
+* endings by cards left (4, 6, 8, 10 cards per hand), the same query;
+* all-cards analysis: ``card_values`` at the opening lead of full deals.
 
-Timings are per round (all ``--bench-deals`` deals); divide by the deal count
-for the time per deal.
+``--bench-deals N`` sets the deals per suite (default 10), ``--bench-seed``
+their seed; endings are repeated 3 times over their deals.
 """
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from _util import NS, side_of
+from _util import NS
 
 W = 3
+BREAKING = pytest.mark.parametrize("breaking", [False, True], ids=["breaking-off", "breaking-on"])
 
 
-def _solve_all(fresh_solver, deals, breaking, leader=W, side=NS):
-    total = 0
-    for hands in deals:
-        total += fresh_solver().max_tricks(hands, leader, side, breaking=breaking)
-    return total
+def per_deal(benchmark, solver, deals, call, repeat=1):
+    """Benchmark ``call(hands)`` once per deal, each on a cold table."""
+    cycle = itertools.cycle(deals)
 
+    def setup():
+        solver.clear()
+        return (next(cycle),), {}
 
-@pytest.mark.parametrize("breaking", [False, True], ids=["breaking-off", "breaking-on"])
-def test_full_deals_cold(benchmark, fresh_solver, deal_source, breaking):
-    deals = deal_source(13)
-    benchmark.group = "full deals, cold table"
     benchmark.extra_info["deals"] = len(deals)
-    benchmark.pedantic(_solve_all, args=(fresh_solver, deals, breaking), rounds=3, iterations=1,
-                       warmup_rounds=0)
+    benchmark.pedantic(call, setup=setup, rounds=len(deals) * repeat, iterations=1, warmup_rounds=0)
+
+
+@BREAKING
+def test_full_deals_cold(benchmark, solver, deal_source, breaking):
+    benchmark.group = "full deals, cold table: max_tricks"
+    per_deal(benchmark, solver, deal_source(13),
+             lambda hands: solver.max_tricks(hands, W, NS, breaking=breaking))
 
 
 @pytest.mark.parametrize("cards", [4, 6, 8, 10])
-@pytest.mark.parametrize("breaking", [False, True], ids=["breaking-off", "breaking-on"])
-def test_endings_by_cards_left(benchmark, fresh_solver, deal_source, cards, breaking):
-    deals = deal_source(cards)
-    benchmark.group = f"endings, {cards} cards left"
-    benchmark.extra_info["deals"] = len(deals)
-    benchmark.pedantic(_solve_all, args=(fresh_solver, deals, breaking), rounds=5, iterations=1,
-                       warmup_rounds=1)
+@BREAKING
+def test_endings_by_cards_left(benchmark, solver, deal_source, cards, breaking):
+    benchmark.group = f"endings, {cards} cards left, cold table: max_tricks"
+    per_deal(benchmark, solver, deal_source(cards),
+             lambda hands: solver.max_tricks(hands, W, NS, breaking=breaking), repeat=3)
 
 
-def _all_cards(fresh_solver, deals, breaking, leader=W):
-    n = 0
-    for hands in deals:
-        n += len(fresh_solver().card_values(hands, leader, side_of(leader), breaking=breaking))
-    return n
-
-
-@pytest.mark.parametrize("breaking", [False, True], ids=["breaking-off", "breaking-on"])
-def test_all_cards_at_opening_lead(benchmark, fresh_solver, deal_source, breaking):
-    deals = deal_source(13)
-    benchmark.group = "all-cards analysis, opening lead"
-    benchmark.extra_info["deals"] = len(deals)
-    benchmark.pedantic(_all_cards, args=(fresh_solver, deals, breaking), rounds=3, iterations=1,
-                       warmup_rounds=0)
+@BREAKING
+def test_all_cards_at_opening_lead(benchmark, solver, deal_source, breaking):
+    benchmark.group = "all-cards analysis at the opening lead, cold table: card_values"
+    per_deal(benchmark, solver, deal_source(13),
+             lambda hands: solver.card_values(hands, W, 0b1010, breaking=breaking))
