@@ -70,7 +70,7 @@ def _play_json(deal: Deal, state: PlayState) -> Dict[str, object]:
         "complete": state.is_over,
         "to_move": None if to_move is None else names[to_move],
         "played_by": None if to_move is None else names[state.controller],
-        "legal": card_names(state.legal_moves()),
+        "legal": card_names(display_order(state.legal_moves())),
     }
 
 

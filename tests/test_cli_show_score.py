@@ -107,7 +107,7 @@ class TestShow:
         assert (play["to_move"], play["played_by"]) == ("dummy", "Carol")
         assert play["current_trick"]["cards"] == [{"hand": "Alice", "card": "C3"}]
         assert play["tricks"][2]["winner"] == "Carol" and play["spades_broken"]
-        assert play["legal"] == ["C5", "C7", "C8"]
+        assert play["legal"] == ["C8", "C7", "C5"]
         assert data["pbn"].startswith("N:KJ74.J8.AKJ5.AQ6 ")
 
 

@@ -14,15 +14,7 @@ from bad_deals import CASES, GOOD
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"
 
-BASE = """\
-players: [Alice, Bob, Carol]
-dealer: Carol
-hands:
-  Alice: A.AQT94.82.KT932
-  Bob: T986.K52.Q764.J4
-  Carol: KJ74.J8.AKJ5.AQ6
-  dummy: Q532.763.T93.875
-"""
+BASE = GOOD.split("auction:")[0]  # the deal without its auction
 
 
 def load(text):

@@ -1,0 +1,68 @@
+"""The README's promises: it opens with the two set-up commands, .ci/run runs
+exactly the second one (and fails when it fails), the documented examples work."""
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from solver.dealfile import loads_deal
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+FORMAT = (ROOT / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+
+
+def blocks(text, lang):
+    return re.findall(rf"```{lang}\n(.*?)```", text, re.S)
+
+
+def setup_commands():
+    sh = blocks(README, "sh")
+    return [sh[0].strip(), sh[1].strip()]
+
+
+def test_readme_opens_with_two_setup_commands():
+    first_block = README.index("```")
+    assert README.index("```sh") == first_block
+    main_cmd, test_cmd = setup_commands()
+    assert "\n" not in main_cmd and "\n" not in test_cmd
+    assert "pip install ." in main_cmd and "dummy-spades" in main_cmd
+    assert "pip install -e '.[test]'" in test_cmd and "pytest" in test_cmd
+
+
+def test_first_command_shows_a_bundled_deal():
+    main_cmd, _ = setup_commands()
+    last = shlex.split(main_cmd.split("&&")[-1])
+    assert last[0].endswith("dummy-spades")
+    assert (ROOT / last[-1]).is_file()
+    result = CliRunner().invoke(app, last[1:-1] + [str(ROOT / last[-1])])
+    assert result.exit_code == 0, result.stderr
+
+
+def test_ci_runs_exactly_the_test_command():
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    lines = [ln.strip() for ln in script.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    assert "set -euo pipefail" in lines  # a failing step fails the job
+    assert lines[-1] == setup_commands()[1]
+    assert (ROOT / ".ci" / "run").stat().st_mode & 0o111  # executable
+
+
+@pytest.mark.parametrize("doc, text", [("README.md", README), ("docs/FORMAT.md", FORMAT)])
+def test_yaml_examples_load(doc, text):
+    examples = blocks(text, "yaml")
+    assert examples
+    for example in examples:
+        assert loads_deal(example, doc).declarer is not None
+
+
+def test_usage_examples_run():
+    use = README.split("## Use", 1)[1]
+    for line in blocks(use, "sh")[0].splitlines():
+        args = shlex.split(line.split("#")[0])
+        assert args[0] == "dummy-spades"
+        args = [str(ROOT / a) if a.startswith("hands/") else a for a in args[1:]]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, (line, result.stderr)

@@ -1,0 +1,128 @@
+"""Golden tests over every deal in hands/: hand-checked facts per file, and a
+snapshot of ``show --json`` in tests/golden/<name>.json (refresh after a
+deliberate change with ``UPDATE_GOLDEN=1 python -m pytest tests/test_hands_golden.py``)."""
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cli.show import show_json
+from solver import reference
+from solver.cards import parse_hand
+from solver.dealfile import load_deal
+from solver.scoring import NilBet, Standing
+from solver.seating import DECLARER_SIDE
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDS = sorted((ROOT / "hands").glob("*.yaml"))
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def names(path):
+    return path.stem
+
+
+def scores(result):
+    return [(s.player, s.points, s.bags) for s in result.scores]
+
+
+def check_worked_example(d):
+    assert d.declarer == "Carol" and d.auction.defenders == ("Alice", "Bob")
+    assert scores(d.score(8)) == [("Alice", 50, 0), ("Bob", -60, 0), ("Carol", 71, 1)]
+    assert scores(d.score(6)) == [("Alice", 52, 2), ("Bob", 61, 1), ("Carol", -70, 0)]
+
+
+def check_nil_bets(d):
+    assert d.declarer == "Alice"
+    assert d.auction.applicable_nils() == [NilBet("Alice", "dummy"), NilBet("Carol", "Bob")]
+    assert d.auction.ignored_nils() == [NilBet("Bob", "Alice")]
+
+
+def check_spade_breaking(d):
+    s = d.play_state()
+    assert s.names[s.to_move] == "dummy" and not s.spades_broken
+    assert s.legal_moves() == [parse_hand(".2..").bit_length() - 1]  # only the heart two
+    pos = s.engine_position()._asdict()
+    assert reference.max_tricks(**pos, side=DECLARER_SIDE) == 2
+    assert reference.max_tricks(**{**pos, "breaking": False}, side=DECLARER_SIDE) == 3
+
+
+def check_mid_play(d):
+    s = d.play_state()
+    assert (s.names[s.to_move], s.names[s.controller]) == ("dummy", "Carol")
+    assert dict(zip(s.names, s.tricks_won)) == {"Carol": 3, "Alice": 3, "dummy": 0, "Bob": 0}
+    assert s.spades_broken and len(s.trick) == 1
+
+
+def check_auction_tie(d):
+    assert [b.tricks for b in d.auction.bids] == [2, 6, 6]
+    assert d.declarer == "Fay" and d.auction.defenders == ("Dana", "Eli")
+
+
+def check_freak_distribution(d):
+    assert d.declarer is None and d.auction.next_bidder == "Carol"
+    assert d.hands["Bob"] == parse_hand("KQJ9876.AJ8543..")
+
+
+def check_three_peeky(d):
+    v = d.variant
+    assert v.name == "three-peeky" and v.face_up == 0
+    assert v.seen_by("Alice") & v.seen_by("Bob") == parse_hand("K...")
+    assert d.declarer == "Bob"
+
+
+def check_flip_2(d):
+    v = d.variant
+    assert bin(v.face_up).count("1") == 6 and v.known_to("Alice") == v.face_up
+    assert d.declarer == "Bob" and d.auction.applicable_nils() == [NilBet("Carol", "Alice")]
+
+
+def check_bag_penalty(d):
+    r = d.score()
+    assert (r.declarer_tricks, r.defender_tricks) == (9, 4)
+    assert [e.after for e in r.ledger] == [Standing(402, 1), Standing(402, 0), Standing(506, 4)]
+    assert [e.bag_penalties for e in r.ledger] == [1, 1, 0]
+    assert r.winner == "Carol"
+
+
+def check_no_spade_breaking(d):
+    assert not d.rules.breaking and d.rules.scoring.target == 300
+    s = d.play_state()
+    assert s.names[s.to_move] == "dummy" and s.controller == 0  # the dummy won and leads
+    assert d.initial_state().legal_moves()[0] < 13  # a spade may be led at trick 1
+
+
+CHECKS = {
+    "worked-example": check_worked_example,
+    "nil-bets": check_nil_bets,
+    "spade-breaking": check_spade_breaking,
+    "mid-play": check_mid_play,
+    "auction-tie": check_auction_tie,
+    "freak-distribution": check_freak_distribution,
+    "three-peeky": check_three_peeky,
+    "flip-2": check_flip_2,
+    "bag-penalty": check_bag_penalty,
+    "no-spade-breaking": check_no_spade_breaking,
+}
+
+
+def test_every_file_is_checked():
+    assert sorted(p.stem for p in HANDS) == sorted(CHECKS)
+    assert len(HANDS) >= 8
+
+
+@pytest.mark.parametrize("path", HANDS, ids=names)
+def test_facts(path):
+    CHECKS[path.stem](load_deal(path))
+
+
+@pytest.mark.parametrize("path", HANDS, ids=names)
+def test_show_json_snapshot(path):
+    data = show_json(load_deal(path))
+    snap = GOLDEN / f"{path.stem}.json"
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if os.environ.get("UPDATE_GOLDEN"):
+        snap.write_text(text, encoding="utf-8")
+    assert snap.exists(), f"no snapshot {snap.name}: run with UPDATE_GOLDEN=1 and review it"
+    assert json.loads(snap.read_text(encoding="utf-8")) == data
