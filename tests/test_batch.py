@@ -1,7 +1,7 @@
 """The batch command: PBN deal-line parsing, validation, options, output.
 
 Deals are tiny (1-3 cards per hand) so the expected tricks come from the
-reference twin; the batch itself runs the compiled engine when it is built.
+reference twin; the batch itself runs the compiled engine.
 """
 from __future__ import annotations
 
