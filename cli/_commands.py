@@ -8,7 +8,7 @@ MODULES = [
     # "solve", "analyse", "batch", # issue 3 (engine)
     "batch",                       # issue 3 (engine): batch deals
     # "duck",                      # issue 4
-    # "bid",                       # issue 5
+    "bid",                         # issue 5
 ]
 
 

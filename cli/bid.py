@@ -1,0 +1,446 @@
+"""``dummy-spades bid FILE``: how many tricks a hand is worth, whether nil is
+safe and which bid pays best, by double-dummy simulation.
+
+Thin: options -> solver.bid (knowledge, sampling, solving, statistics) ->
+Rich tables on stdout (or ``--json``), a progress bar on stderr when it is a
+terminal. docs/BID.md describes the method and the JSON fields.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Dict, List, Optional, Sequence
+
+import typer
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from solver import bid as sim
+from solver.bid import (HONESTY, BidAnalysis, CandidateStats, Estimate, Knowledge, PlayerCheck,
+                        RoleStats)
+from solver.cards import iter_cards
+from solver.dealfile import load_deal
+from solver.scoring import DUMMY, TRICKS_PER_HAND
+
+from .common import console, emit_json, err_console, fail, handle_errors
+from .render import cards_json, cards_text, display_order, holding_lines, standing_json
+
+HELP = f"""Judge bids by double-dummy simulation: deal the cards the player has not
+seen at random (--samples times, consistent with their hand, the bids made
+before their turn and the dummy cards they saw under the variant), solve each
+layout for every role (declarer with the dummy, defender beside each other
+player) and report the trick distribution, the chance each bid makes, nil
+safety, the expected hand score of each bid and the best bid.
+
+{HONESTY} Every probability is shown with its standard error (±) and the
+sample count (n).
+
+Later bidders are modelled as bidding the tricks their own side would take as
+declarer in each layout; the per-role columns need no such model.
+"""
+
+ROLE_SHORT = {"declarer": "declarer"}
+BAR_WIDTH = 12
+BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+# ----------------------------------------------------------------- formats
+def pct(e: Estimate, n: bool = False) -> str:
+    """``87% ±2.4``: percent and one standard error in percentage points
+    (and ``n=200`` when asked)."""
+    if math.isnan(e.value):
+        return "—" + (f" (n={e.n})" if n else "")
+    se = "" if math.isnan(e.se) else f" ±{100 * e.se:.1f}"
+    return f"{100 * e.value:.0f}%{se}" + (f" (n={e.n})" if n else "")
+
+
+def points(e: Estimate) -> str:
+    if math.isnan(e.value):
+        return "—"
+    se = "" if math.isnan(e.se) else f" ±{e.se:.1f}"
+    return f"{e.value:+.1f}{se}"
+
+
+def bar(fraction: float, width: int = BAR_WIDTH) -> str:
+    """A horizontal bar of ``fraction`` (0..1) of ``width`` cells, in eighths."""
+    eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (BLOCKS[part] if part else "")).ljust(width)
+
+
+def hand_name(k: Knowledge, hand: str) -> str:
+    return "own hand" if hand == k.player else hand
+
+
+def role_label(r: RoleStats) -> str:
+    return "you declare" if r.role == "declarer" else f"{r.declarer} declares"
+
+
+# ------------------------------------------------------------------ JSON
+def est(e: Estimate) -> Dict[str, object]:
+    return e.as_json()
+
+
+def candidate_json(k: Knowledge, c: CandidateStats) -> Dict[str, object]:
+    return {
+        "bid": c.candidate.tricks,
+        "nil": ["self" if h == k.player else h for h in c.candidate.nils],
+        "call": c.call,
+        "expected_score": est(c.score),
+        "expected_points": est(c.points),
+        "expected_bags": est(c.bags),
+        "make": est(c.make),
+        "declare": est(c.declare),
+        "nil_results": [{"hand": "self" if n.hand == k.player else n.hand,
+                         "counts": est(n.counts), "kept": est(n.kept)} for n in c.nils],
+        "expected_score_by_declarer": {d: est(e) for d, e in c.by_role},
+    }
+
+
+def analysis_json(a: BidAnalysis) -> Dict[str, object]:
+    k = a.knowledge
+    judged = None
+    if a.judged is not None:
+        j = a.judged
+        judged = {"bid": candidate_json(k, j.stats),
+                  "best_alternative": candidate_json(k, j.best_alternative),
+                  "difference": est(j.difference), "rank": j.rank,
+                  "of": len(a.candidates) + (0 if j.stats in a.candidates else 1)}
+    return {
+        "player": k.player,
+        "players": list(k.players),
+        "dealer": k.dealer,
+        "bidding_order": list(k.order),
+        "position": k.position + 1,
+        "variant": k.variant,
+        "hand": cards_json(k.hand),
+        "dummy_known": cards_json(k.dummy_seen),
+        "bids_before": [{"player": b.player, "bid": b.tricks, "nil": list(b.nils),
+                         "call": b.call()} for b in k.bids],
+        "later_bidders": list(k.later_bidders),
+        "standing": standing_json(k.standing) if k.standing is not None else None,
+        "spade_breaking": k.breaking,
+        "samples": a.samples,
+        "seed": a.seed,
+        "solves": a.queries,
+        "honesty": HONESTY,
+        "later_bid_model": "each later bidder bids their own side's double-dummy tricks as "
+                           "declarer in the layout; ties go to the earlier bidder",
+        "roles": [{
+            "declarer": r.declarer,
+            "role": r.role,
+            "partner": r.partner,
+            "histogram": list(r.histogram),
+            "tricks": est(r.tricks),
+            "make": [est(e) for e in r.make],
+            "nils": [{"hand": "self" if n.hand == k.player else n.hand, "kept": est(n.kept),
+                      "implied": n.implied} for n in r.nils],
+        } for r in a.roles],
+        "bids": [candidate_json(k, c) for c in a.bids],
+        "candidates": [candidate_json(k, c) for c in a.candidates],
+        "recommended": candidate_json(k, a.recommended),
+        "judged": judged,
+    }
+
+
+def outcome_json(o: Optional[sim.Outcome], k: Knowledge) -> Optional[Dict[str, object]]:
+    if o is None:
+        return None
+    return {"declarer": o.declarer, "role": "declarer" if o.declarer == k.player else "defender",
+            "side_tricks": o.side_tricks, "made": o.made,
+            "nils": [{"hand": "self" if h == k.player else h, "kept": kept} for h, kept in o.nils],
+            "points": o.points, "bags": o.bags, "bag_penalty": o.penalty, "score": o.score}
+
+
+def check_json(checks: Sequence[PlayerCheck]) -> Dict[str, object]:
+    players = []
+    for c in checks:
+        k = c.analysis.knowledge
+        players.append({
+            "player": c.player,
+            "bid": None if c.bid is None else c.bid.call(c.player),
+            "analysis": analysis_json(c.analysis),
+            "actual": {"declarer": c.actual.declarer,
+                       "side_tricks_by_declarer": c.actual.side_tricks,
+                       "outcome": outcome_json(c.actual.outcome, k)},
+        })
+    return {"players": players}
+
+
+# ------------------------------------------------------------------ Rich
+def header(a: BidAnalysis) -> Group:
+    k = a.knowledge
+    ordinal = ("1st", "2nd", "3rd")[k.position]
+    lines: List[Text] = [Text.assemble(
+        ("Bid analysis for ", "bold"), (k.player, "bold cyan"),
+        f" — {ordinal} to bid (dealer {k.dealer}), {k.variant}",
+        ("" if k.breaking else ", no spade breaking"),
+        f"; {a.samples} samples, seed {a.seed}")]
+    hand = Text("Hand: ")
+    hand.append(Text("  ").join(holding_lines(k.hand)))
+    lines.append(hand)
+    dummy = Text("Dummy cards known: ")
+    dummy.append(cards_text(display_order(iter_cards(k.dummy_seen))))
+    lines.append(dummy)
+    bids = ", ".join(f"{b.player} {b.call()}" for b in k.bids) or "none (you bid first)"
+    lines.append(Text(f"Bids before you: {bids}"))
+    if k.later_bidders:
+        lines.append(Text(f"Bid after you: {', '.join(k.later_bidders)} (modelled: each bids the "
+                          "tricks their side would take as declarer)", style="dim"))
+    if k.standing is not None:
+        lines.append(Text(f"Running score: {k.standing.points} ({k.standing.bags} bags); bag "
+                          f"penalty {k.rules.bag_penalty} every {k.rules.bag_threshold} bags "
+                          "is included in the expected scores"))
+    lines.append(Text(HONESTY + " ± is one standard error; n is the number of samples.",
+                      style="dim italic"))
+    return Group(*lines)
+
+
+def histogram_table(a: BidAnalysis) -> Table:
+    t = Table(title=f"Your side's tricks by role (double-dummy, n={a.samples})",
+              title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("tricks", justify="right")
+    for r in a.roles:
+        t.add_column(role_label(r), no_wrap=True)
+    peak = max(max(r.histogram) for r in a.roles) / a.samples or 1.0
+    lo = min(min(i for i, c in enumerate(r.histogram) if c) for r in a.roles)
+    hi = max(max(i for i, c in enumerate(r.histogram) if c) for r in a.roles)
+    for tricks in range(lo, hi + 1):
+        row = [str(tricks)]
+        for r in a.roles:
+            share = r.histogram[tricks] / a.samples
+            row.append(f"{bar(share / peak)} {100 * share:5.1f}%" if r.histogram[tricks] else "")
+        t.add_row(*row)
+    t.add_row("mean", *[f"{r.tricks.value:.2f} ±{r.tricks.se:.2f}" if not math.isnan(r.tricks.se)
+                        else f"{r.tricks.value:.2f}" for r in a.roles], style="bold")
+    return t
+
+
+def bids_table(a: BidAnalysis) -> Table:
+    k = a.knowledge
+    t = Table(title=f"Each bid: chance it makes if you declare / if another player declares, "
+                    f"chance you declare, chance it makes, expected hand score "
+                    f"(n={a.samples}, ± one standard error)",
+              title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("bid", justify="right")
+    for r in a.roles:
+        t.add_column("you decl." if r.role == "declarer" else f"{r.declarer} decl.",
+                     justify="right", no_wrap=True)
+    t.add_column("declare", justify="right", no_wrap=True)
+    t.add_column("makes", justify="right", no_wrap=True)
+    t.add_column("score", justify="right", no_wrap=True)
+    best = max(a.bids, key=lambda c: c.score.value)
+    for c in a.bids:
+        style = "bold green" if c is best else ""
+        t.add_row(str(c.tricks), *[pct(r.make[c.tricks]) for r in a.roles], pct(c.declare),
+                  pct(c.make), points(c.score), style=style)
+    if k.standing is not None:
+        t.caption = "expected scores include the bag penalty your running bags would trigger"
+    return t
+
+
+def nils_table(a: BidAnalysis) -> Table:
+    k = a.knowledge
+    t = Table(title=f"Nil safety (double-dummy: the nil side keeps it, the others try to "
+                    f"break it; n={a.samples})", title_justify="left", show_edge=False,
+              pad_edge=False)
+    for col in ("nil on", "if", "kept", "note"):
+        t.add_column(col, justify="right" if col == "kept" else "left")
+    for r in a.roles:
+        for n in r.nils:
+            note = "holds a sure trick in spades" if n.implied else ""
+            t.add_row(hand_name(k, n.hand), role_label(r), pct(n.kept), note)
+    return t
+
+
+def candidates_table(a: BidAnalysis, top: int = 6) -> Table:
+    k = a.knowledge
+    t = Table(title=f"Best bids by expected hand score (n={a.samples})", title_justify="left",
+              show_edge=False, pad_edge=False)
+    for col in ("", "bid", "expected score", "makes", "you declare", "nils kept (when they count)"):
+        t.add_column(col, justify="left" if col in ("bid", "nils kept (when they count)") else "right")
+    shown = [c for c in a.candidates if all(n.counts.value > 0 for n in c.nils)][:top]
+    for i, c in enumerate(shown, 1):
+        t.add_row(str(i), c.call, points(c.score), pct(c.make), pct(c.declare), _nil_cell(k, c),
+                  style="bold green" if i == 1 else "")
+    return t
+
+
+def _nil_cell(k: Knowledge, c: CandidateStats) -> str:
+    return "; ".join(f"{hand_name(k, n.hand)} {pct(n.kept, n=True)}" for n in c.nils)
+
+
+def verdict(a: BidAnalysis) -> Group:
+    k = a.knowledge
+    r = a.recommended
+    lines = [Text.assemble(("Recommended bid: ", "bold"), (r.call, "bold green"),
+                           f"  (expected {points(r.score)} points; makes {pct(r.make)}; "
+                           f"you declare {pct(r.declare)}; n={a.samples})")]
+    if a.judged is not None:
+        j = a.judged
+        c = j.stats
+        of = len(a.candidates)
+        lines.append(Text.assemble(
+            ("Your bid ", "bold"), (c.call, "bold cyan"),
+            f": makes {pct(c.make)}, you declare {pct(c.declare)}, expected {points(c.score)} "
+            f"points (n={a.samples})"))
+        for d, e in c.by_role:
+            who = "you declare" if d == k.player else f"{d} declares"
+            lines.append(Text(f"    if {who}: expected {points(e)}", style="dim"))
+        for n in c.nils:
+            lines.append(Text(f"    nil on {hand_name(k, n.hand)}: counts {pct(n.counts)}, "
+                              f"kept {pct(n.kept, n=True)}", style="dim"))
+        diff = j.difference
+        style = "green" if j.rank == 1 else ("yellow" if diff.value > -10 else "red")
+        lines.append(Text.assemble(
+            f"Best alternative: {j.best_alternative.call} at {points(j.best_alternative.score)}; "
+            "your bid is ", (f"{diff.value:+.1f} ±{diff.se:.1f} points" if not math.isnan(diff.se)
+                             else f"{diff.value:+.1f} points", style),
+            f" from it (paired), rank {j.rank} of {of}"))
+    return Group(*lines)
+
+
+def render_analysis(a: BidAnalysis) -> None:
+    console.print(header(a))
+    console.print()
+    console.print(histogram_table(a))
+    console.print()
+    console.print(bids_table(a))
+    console.print()
+    console.print(nils_table(a))
+    console.print()
+    console.print(candidates_table(a))
+    console.print()
+    console.print(verdict(a))
+
+
+def render_checks(checks: Sequence[PlayerCheck]) -> None:
+    first = checks[0].analysis
+    console.print(Text(f"Bid check for every player in bidding order ({first.samples} samples "
+                       f"each, seed {first.seed}): each bid judged at its turn, beside the "
+                       "deal's actual double-dummy result", style="bold"))
+    console.print(Text(HONESTY + " ± is one standard error.", style="dim italic"))
+    t = Table(show_edge=False, pad_edge=False)
+    for col in ("player", "knew", "bid", "makes", "expected", "best bid", "expected ",
+                "gap", "DD: role", "side tricks", "score"):
+        t.add_column(col, justify="right" if col not in ("player", "knew", "bid", "best bid",
+                                                          "DD: role") else "left")
+    for c in checks:
+        a = c.analysis
+        k = a.knowledge
+        knew = ", ".join(f"{b.player} {b.call()}" for b in k.bids) or "—"
+        if a.judged is not None:
+            j = a.judged
+            made = (pct(j.stats.make), points(j.stats.score))
+            gap = f"{j.difference.value:+.1f}" if j.rank > 1 else "best"
+        else:
+            made, gap = ("—", "—"), "—"
+        o = c.actual.outcome
+        if o is not None:
+            role = "declarer" if o.declarer == c.player else f"defender ({o.declarer} decl.)"
+            dd = (role, Text(f"{o.side_tricks} ({'made' if o.made else 'set'})",
+                             style="green" if o.made else "red"), f"{o.score:+d}")
+        else:
+            dd = ("auction incomplete", "—", "—")
+        t.add_row(c.player, knew, "—" if c.bid is None else c.bid.call(c.player), *made,
+                  a.recommended.call, points(a.recommended.score), gap, *dd)
+    console.print(t)
+
+
+# -------------------------------------------------------------- progress
+class _progress:
+    """A Rich progress bar on stderr when it is a terminal; else nothing."""
+
+    def __init__(self, total: int, label: str):
+        self.total, self.label, self.bar = total, label, None
+
+    def __enter__(self):
+        if not err_console.is_terminal:
+            return None
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), TimeRemainingColumn(), console=err_console,
+                            transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("samples", total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+# --------------------------------------------------------------- command
+@handle_errors
+def bid(
+    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).", show_default=False)],
+    player: Annotated[Optional[str], typer.Option(
+        "--player", "-p", metavar="NAME", show_default=False,
+        help="Whose bid to analyse (default: the next bidder). If the file's auction holds "
+             "their bid, it is judged knowing only the bids made before it.")] = None,
+    bid_tricks: Annotated[Optional[int], typer.Option(
+        "--bid", "-b", metavar="N", show_default=False,
+        help="Judge this bid (0-13): its chance, expected score and distance from the best "
+             "alternative.")] = None,
+    nil: Annotated[Optional[List[str]], typer.Option(
+        "--nil", metavar="HAND", show_default=False,
+        help="With --bid: a hand declared nil: self, dummy or a player's name (repeatable, "
+             "or comma-separated).")] = None,
+    all_players: Annotated[bool, typer.Option(
+        "--all", help="Check every player's bid in bidding order beside the deal's actual "
+                      "double-dummy result.")] = False,
+    samples: Annotated[int, typer.Option(
+        "--samples", "-n", metavar="N", help="Random layouts to solve.")] = sim.DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Random seed.")] = sim.DEFAULT_SEED,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", metavar="J", show_default=False,
+        help="Worker processes (default: all cores); the result does not depend on it.")] = None,
+    no_spade_breaking: Annotated[bool, typer.Option(
+        "--no-spade-breaking", help="Switch the spade-breaking rule off (bridge play).")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the documented JSON fields "
+                                                          "instead (docs/BID.md).")] = False,
+) -> None:
+    if samples < 1:
+        fail(f"--samples {samples}: expected a number of samples, at least 1")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs {jobs}: expected a number of processes, at least 1")
+    if nil and bid_tricks is None:
+        fail("--nil needs --bid N (the bid whose nil designations they are)")
+    if all_players and (player is not None or bid_tricks is not None):
+        fail("--all judges every player's own bid; it cannot be combined with --player or --bid")
+    deal = load_deal(file)
+    breaking = False if no_spade_breaking else None
+    try:
+        import solver.engine  # noqa: F401
+    except ImportError as exc:
+        fail(str(exc))
+    if all_players:
+        bidders = len(deal.auction.bids) if deal.auction else 0
+        total = samples * min(3, bidders + 1)
+        with _progress(total, "simulating") as advance:
+            checks = sim.check_all(deal, samples, seed, jobs, breaking, advance)
+        if json_out:
+            emit_json(check_json(checks))
+        else:
+            render_checks(checks)
+        return
+    knowledge = Knowledge.from_deal(deal, player, breaking)
+    candidate = None
+    if bid_tricks is not None:
+        candidate = sim.parse_candidate(knowledge, bid_tricks, nil or [])
+    else:
+        candidate = sim.file_bid(deal, knowledge.player)
+    with _progress(samples, "simulating") as advance:
+        analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance)
+    if json_out:
+        emit_json(analysis_json(analysis))
+    else:
+        render_analysis(analysis)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bid", help=HELP)(bid)
