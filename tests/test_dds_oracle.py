@@ -200,6 +200,12 @@ def test_partial_deals_card_values(cards):
         want = dds_card_values(dds_deal(hands, leader))
         got = ENGINE.card_values(hands, leader, side_of(leader), breaking=False)
         assert got == want
+        if HAVE_ENGINE:  # equivalent-card groups: every legal card once, with DDS's value
+            groups = ENGINE.card_groups(hands, leader, side_of(leader), breaking=False)
+            grouped = [c for group, _ in groups for c in group]
+            assert sorted(grouped) == sorted(want)
+            for group, value in groups:
+                assert all(want[c] == value for c in group)
 
 
 @pytest.mark.parametrize("played", [1, 2, 3])
