@@ -59,7 +59,7 @@ class DealsFileError(BatchError):
 
 
 @dataclass(frozen=True)
-class Deal:
+class BatchDeal:
     """One deal line: the four hands (seats N E S W) and where it came from."""
 
     hands: Tuple[int, int, int, int]
@@ -133,16 +133,16 @@ def _clip(s: str, n: int = 40) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-def parse_deals(lines: Iterable[str], source: str = "<deals>") -> List[Deal]:
+def parse_deals(lines: Iterable[str], source: str = "<deals>") -> List[BatchDeal]:
     """Parse every line; collect all problems, then raise one DealsFileError."""
-    deals: List[Deal] = []
+    deals: List[BatchDeal] = []
     errors: List[str] = []
     for no, raw in enumerate(lines, start=1):
         text = raw.split("#", 1)[0].strip()
         if not text:
             continue
         try:
-            deals.append(Deal(parse_deal(text), no))
+            deals.append(BatchDeal(parse_deal(text), no))
         except DealLineError as exc:
             errors.append(f"{source}:{no}: {exc}")
     if errors:
@@ -150,7 +150,7 @@ def parse_deals(lines: Iterable[str], source: str = "<deals>") -> List[Deal]:
     return deals
 
 
-def read_deals(path: str | os.PathLike) -> List[Deal]:
+def read_deals(path: str | os.PathLike) -> List[BatchDeal]:
     """Read and validate a deals file (see the module docstring)."""
     name = os.fspath(path)
     try:
@@ -293,7 +293,7 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_batch(deals: Sequence[Deal], options: BatchOptions, jobs: Optional[int] = None,
+def run_batch(deals: Sequence[BatchDeal], options: BatchOptions, jobs: Optional[int] = None,
               on_deal=None) -> Iterator[BatchResult]:
     """Solve ``deals``; yield one result per deal and leader, in input order.
 

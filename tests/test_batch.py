@@ -17,7 +17,7 @@ from solver import reference
 from solver.batch import (
     BatchError,
     BatchOptions,
-    Deal,
+    BatchDeal,
     DealsFileError,
     DealLineError,
     median,
@@ -342,5 +342,5 @@ def test_no_progress_bar_when_not_a_terminal():
 
 
 def test_deal_dataclass_is_hashable():
-    d = Deal(hands_of(BREAKING_DEAL), 1)
+    d = BatchDeal(hands_of(BREAKING_DEAL), 1)
     assert {d: 1}[d] == 1
