@@ -31,7 +31,6 @@ import sys
 import time
 from typing import List, Sequence
 
-import _util
 from _util import SEATS, load_engine, pbn, random_deals, side_of
 
 BAR_MEDIAN_RATIO = 2.0      # ours / DDS, breaking off
