@@ -56,7 +56,7 @@ def _trick_json(trick: Trick, number: int, names: tuple) -> Dict[str, object]:
     return out
 
 
-def _play_json(deal: Deal, state: PlayState) -> Dict[str, object]:
+def _play_json(state: PlayState) -> Dict[str, object]:
     names = state.names
     to_move = state.to_move
     return {
@@ -127,7 +127,7 @@ def show_json(deal: Deal) -> Dict[str, object]:
             "play_order": list(seating.names),
             "opening_leader": seating.opening_leader,
         }
-        out["play"] = _play_json(deal, state)
+        out["play"] = _play_json(state)
     return out
 
 

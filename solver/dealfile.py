@@ -181,7 +181,7 @@ def _cards(f: _Field, words: Sequence[str]) -> int:
     return cards_mask(cards)
 
 
-def _read_bid(f: _Field, players: Sequence[str]) -> Bid:
+def _read_bid(f: _Field) -> Bid:
     expected = "a bid such as {player: Alice, bid: 5, nil: [dummy]} or {Alice: 5}"
     fields = f.mapping(expected)
     if "player" in fields or "bid" in fields:
@@ -299,7 +299,7 @@ def _build(top: _Field) -> Deal:
             kwargs["variant"] = _read_variant(fields["variant"])
         if "auction" in fields and not _is_null_node(fields["auction"].node):
             items = fields["auction"].sequence("a list of bids in bidding order")
-            kwargs["auction"] = Auction(players, dealer, tuple(_read_bid(b, players) for b in items))
+            kwargs["auction"] = Auction(players, dealer, tuple(_read_bid(b) for b in items))
         if "played" in fields and not _is_null_node(fields["played"].node):
             kwargs["played"], played_paths = _read_played(fields["played"])
         return Deal(players, dealer, hands, **kwargs)  # type: ignore[arg-type]
@@ -402,11 +402,4 @@ def dump_deal(deal: Deal) -> str:
     return "\n".join(out) + "\n"
 
 
-# --------------------------------------------------------------------- PBN
-def deal_from_pbn(pbn: str, players: Sequence[str], dealer: str,
-                  declarer: Optional[str] = None) -> Deal:
-    """A deal from a PBN deal string (``N:`` = declarer, then clockwise)."""
-    return Deal.from_pbn(pbn, players, dealer, declarer)
-
-
-__all__ = ["load_deal", "loads_deal", "dump_deal", "deal_from_pbn", "DealFileError"]
+__all__ = ["load_deal", "loads_deal", "dump_deal", "DealFileError"]
