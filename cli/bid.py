@@ -26,21 +26,20 @@ from solver.scoring import DUMMY, TRICKS_PER_HAND
 from .common import console, emit_json, err_console, fail, handle_errors
 from .render import cards_json, cards_text, display_order, holding_lines, standing_json
 
-HELP = f"""Judge bids by double-dummy simulation: deal the cards the player has not
-seen at random (--samples times, consistent with their hand, the bids made
-before their turn and the dummy cards they saw under the variant), solve each
-layout for every role (declarer with the dummy, defender beside each other
-player) and report the trick distribution, the chance each bid makes, nil
-safety, the expected hand score of each bid and the best bid.
+HELP = (
+    "Judge bids by double-dummy simulation: deal the cards the player has not seen at "
+    "random (--samples times, consistent with their hand, the bids made before their turn "
+    "and the dummy cards they saw under the variant), solve each layout for every role "
+    "(declarer with the dummy, defender beside each other player) and report the trick "
+    "distribution, the chance each bid makes, nil safety, the expected hand score of each "
+    "bid and the best bid.\n\n"
+    f"{HONESTY} Every probability is shown with its standard error (±) and the sample "
+    "count (n).\n\n"
+    "Later bidders are modelled as bidding the tricks their own side would take as declarer "
+    "in each layout; the per-role columns need no such model. Method and JSON fields: "
+    "docs/BID.md."
+)
 
-{HONESTY} Every probability is shown with its standard error (±) and the
-sample count (n).
-
-Later bidders are modelled as bidding the tricks their own side would take as
-declarer in each layout; the per-role columns need no such model.
-"""
-
-ROLE_SHORT = {"declarer": "declarer"}
 BAR_WIDTH = 12
 BLOCKS = " ▏▎▍▌▋▊▉█"
 

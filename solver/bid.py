@@ -40,9 +40,9 @@ Method (docs/BID.md has the full statement):
   explicitly judged multi-nil bids) or ignoring them (full trick count, nils
   counted as lost). This is a lower bound on what that side can secure.
 
-Double-dummy simulation assumes every player sees every card, which favours
-the declarer's side (the declarer never misguesses); read the chances as
-upper bounds for declaring and lower bounds for defending.
+Double-dummy simulation assumes perfect information (every player sees every
+card), which favours the declarer's side: the declarer never misguesses.
+Chances when declaring are optimistic, chances when defending pessimistic.
 """
 from __future__ import annotations
 
@@ -71,9 +71,10 @@ DEFAULT_SEED = 1
 DEFAULT_TT_MB = 32.0
 BIDS = tuple(range(TRICKS_PER_HAND + 1))
 
-HONESTY = ("Double-dummy simulation assumes every player sees all four hands, which "
-           "favours the declarer's side: read the chances as upper bounds when declaring "
-           "and lower bounds when defending.")
+HONESTY = ("Double-dummy simulation assumes perfect information (every player sees all "
+           "four hands), which favours the declarer's side: the declarer never misguesses. "
+           "Treat chances when declaring as optimistic and chances when defending as "
+           "pessimistic.")
 
 
 class BidError(DealError):

@@ -1,0 +1,437 @@
+"""Bid soundness by double-dummy simulation (solver/bid.py).
+
+Most tests run on a fake solver (a cheap deterministic function of the
+hands) so that the sampling, the plan, the scoring arithmetic and the
+statistics are checked without the cost of full-deal searches. The
+statistical sanity checks and the determinism across job counts use the
+compiled engine with fixed seeds and few samples.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from solver import bid as sim
+from solver.auction import Auction, Bid
+from solver.bid import (BidError, Candidate, Estimate, Knowledge, Plan, SampleResult,
+                        certain_trick, declarer_for, plan_for, sample_layout, sample_outcome)
+from solver.cards import FULL_DECK, count, parse_card, parse_hand
+from solver.deal import Deal, Rules, Variant
+from solver.dealfile import loads_deal
+from solver.scoring import DUMMY, NilBet, ScoringRules, Standing, apply_bags, score_hand
+from solver.seating import DECLARER_SIDE
+
+PLAYERS = ("Alice", "Bob", "Carol")
+
+
+class FakeSolver:
+    """A cheap stand-in for the engine: tricks = high cards of the side
+    (aces, kings, queens and spades above the nine), at most 13; a nil is
+    kept when the nil hand holds no card above the ten."""
+
+    def __init__(self):
+        self.calls = []
+
+    def max_tricks(self, hands, leader, side, trick=(), spades_broken=False, breaking=True,
+                   count=None, nil_seat=None):
+        self.calls.append((tuple(hands), leader, side, count, nil_seat))
+        mask = count if count is not None else side
+        high = 0
+        for seat in range(4):
+            if mask >> seat & 1:
+                h = hands[seat]
+                for c in range(52):
+                    if h >> c & 1 and (c % 13 >= 10 or (c < 13 and c % 13 >= 8)):
+                        high += 1
+        tricks = min(13, high)
+        if nil_seat is not None:
+            h = hands[nil_seat]
+            if any(h >> c & 1 and c % 13 >= 9 for c in range(52)):
+                return -1
+            return max(0, tricks - 1)
+        if count is not None and count != side:
+            return 0 if tricks <= 1 else 1
+        return tricks
+
+
+def deal(**over):
+    fields = dict(
+        players=PLAYERS, dealer="Carol",
+        hands={"Alice": "AKQJ.A32.A32.A32", "Bob": "T98.KQJ.KQJ.KQJ4",
+               "Carol": "765.T987.T987.T9", "dummy": "432.654.654.8765"},
+    )
+    fields.update(over)
+    return Deal(**fields)
+
+
+STRONG = deal()  # Alice (first bidder): the four top spades and three side aces
+NIL_HAND = Deal(PLAYERS, "Carol", {
+    "Alice": "AKQ.AKQ.J98.T987", "Bob": ".5432.5432.65432",
+    "Carol": "J98765.J98.KQ7.A", "dummy": "T432.T76.AT6.KQJ"},
+    auction=Auction(PLAYERS, "Carol", (Bid("Alice", 6),)))  # Bob: low cards, no spades
+
+
+# ---------------------------------------------------------------- knowledge
+def test_knowledge_defaults_to_the_next_bidder():
+    d = deal(auction=Auction(PLAYERS, "Carol", (Bid("Alice", 5),)))
+    k = Knowledge.from_deal(d)
+    assert k.player == "Bob" and k.position == 1 and k.bids == (Bid("Alice", 5),)
+    assert k.later_bidders == ("Carol",) and k.first_bidder == "Alice"
+    assert k.others == ("Carol", "Alice")
+    assert k.hand == d.hands["Bob"] and k.dummy_seen == 0
+
+
+def test_knowledge_of_a_player_who_has_bid_keeps_only_earlier_bids():
+    d = deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5", "6 nil Carol", "7"]))
+    assert Knowledge.from_deal(d, "Alice").bids == ()
+    assert Knowledge.from_deal(d, "Carol").bids == d.auction.bids[:2]
+    assert sim.file_bid(d, "Bob") == Candidate(6, ("Carol",))
+
+
+def test_knowledge_errors():
+    d = deal(auction=Auction(PLAYERS, "Carol", (Bid("Alice", 5),)))
+    with pytest.raises(BidError, match="unknown player 'Zed'"):
+        Knowledge.from_deal(d, "Zed")
+    with pytest.raises(BidError, match="has not bid yet"):
+        Knowledge.from_deal(d, "Carol")
+    full = deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5", "6", "7"]))
+    with pytest.raises(BidError, match="auction is complete"):
+        Knowledge.from_deal(full)
+    with pytest.raises(BidError, match="13 cards"):
+        Knowledge("Alice", PLAYERS, "Carol", parse_hand("AKQ..."))
+
+
+def test_knowledge_of_dummy_cards_under_the_variants():
+    peeky = Variant("three-peeky", {"Alice": parse_hand("4.6.6."), "Bob": parse_hand("3.5..8")})
+    two_bids = Auction.from_calls(PLAYERS, "Carol", ["5", "6"])
+    d = deal(variant=peeky, auction=two_bids)
+    assert Knowledge.from_deal(d, "Alice").dummy_seen == parse_hand("4.6.6.")  # own peeks only
+    assert Knowledge.from_deal(d, "Carol").dummy_seen == 0
+    flip = Variant("flip-2", {"Alice": parse_hand("4.6.."), "Bob": parse_hand("3...8")})
+    d = deal(variant=flip, auction=two_bids)
+    for p in PLAYERS:  # every flipped card is seen by everyone
+        assert Knowledge.from_deal(d, p).dummy_seen == parse_hand("43.6..8")
+
+
+def test_knowledge_takes_scores_rules_and_the_breaking_switch():
+    d = deal(scores={"Alice": Standing(120, 8), "Bob": Standing(0, 0), "Carol": Standing(5, 1)},
+             rules=Rules(False, ScoringRules(bag_threshold=5)))
+    k = Knowledge.from_deal(d, "Alice")
+    assert k.standing == Standing(120, 8) and k.rules.bag_threshold == 5 and not k.breaking
+    assert Knowledge.from_deal(deal(), "Alice", breaking=False).breaking is False
+
+
+# ---------------------------------------------------------------- sampling
+def _check_layout(k: Knowledge, layout):
+    assert set(layout) == {*PLAYERS, DUMMY}
+    assert layout[k.player] == k.hand
+    assert layout[DUMMY] & k.dummy_seen == k.dummy_seen
+    total = 0
+    for mask in layout.values():
+        assert count(mask) == 13
+        assert total & mask == 0
+        total |= mask
+    assert total == FULL_DECK
+
+
+@pytest.mark.parametrize("variant,player", [
+    (Variant(), "Bob"),
+    (Variant("three-peeky", {"Alice": parse_hand("4.6.6."), "Bob": parse_hand("4.5..8")}), "Bob"),
+    (Variant("four-peeky", {"Carol": parse_hand("432.6..")}), "Carol"),
+    (Variant("flip-3", {"Alice": parse_hand("4.6.6."), "Bob": parse_hand("3.5..8"),
+                        "Carol": parse_hand("..54.7")}), "Alice"),
+])
+def test_every_sample_respects_the_knowledge(variant, player):
+    two_bids = Auction.from_calls(PLAYERS, "Carol", ["5", "6"])
+    k = Knowledge.from_deal(deal(variant=variant, auction=two_bids), player)
+    assert k.dummy_seen == variant.known_to(player)
+    for i in range(300):
+        _check_layout(k, sample_layout(k, 7, i))
+
+
+def test_samples_are_a_function_of_seed_and_index():
+    k = Knowledge.from_deal(deal(), "Alice")
+    assert sample_layout(k, 3, 17) == sample_layout(k, 3, 17)
+    assert sample_layout(k, 3, 17) != sample_layout(k, 3, 18)
+    assert sample_layout(k, 3, 17) != sample_layout(k, 4, 17)
+
+
+def test_unseen_cards_are_spread_uniformly():
+    """Each unseen card lands in the dummy with chance (13 - known) / unseen."""
+    variant = Variant("four-peeky", {"Bob": parse_hand("432.6..")})
+    k = Knowledge.from_deal(deal(variant=variant, auction=Auction.from_calls(PLAYERS, "Carol", ["5"])),
+                            "Bob")
+    card = parse_card("HA")
+    n = 1200
+    to_dummy = sum(1 for i in range(n) if sample_layout(k, 1, i)[DUMMY] >> card & 1)
+    p = 9 / 35
+    assert abs(to_dummy / n - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_certain_trick():
+    assert certain_trick(parse_hand("A..."))
+    assert certain_trick(parse_hand("KQ..."))
+    assert certain_trick(parse_hand("QJT..."))
+    assert not certain_trick(parse_hand("K..."))
+    assert not certain_trick(parse_hand("KJ..."))
+    assert not certain_trick(parse_hand("QJ..."))
+    assert not certain_trick(parse_hand(".AKQ.AKQ.AKQ"))
+    assert certain_trick(parse_hand("AKQJT98765432..."))
+
+
+# ------------------------------------------------------------------ solving
+def test_plan_asks_own_nil_in_every_role_and_the_dummy_when_declaring():
+    k = Knowledge.from_deal(deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"])), "Bob")
+    plan = plan_for(k)
+    assert plan.nils == (("Bob", "Bob"), ("Carol", "Bob"), ("Alice", "Bob"), ("Bob", DUMMY))
+    assert plan.zeros == ()
+    plan = plan_for(k, [Candidate(0, ("Bob", "Alice")), Candidate(4, ("Bob", DUMMY))])
+    assert ("Carol", "Alice") in plan.nils  # Bob and Alice both defend when Carol declares
+    assert set(plan.zeros) == {"Bob", "Carol"}
+
+
+def test_plan_piggybacks_on_an_earlier_own_nil():
+    d = deal(auction=Auction.from_calls(PLAYERS, "Carol", ["0 nil self"]))
+    k = Knowledge.from_deal(d)  # Bob
+    assert ("Carol", "Alice") in plan_for(k).nils
+    assert Candidate(3, ("Alice",)) in sim.default_candidates(k)
+
+
+def test_solve_layout_seats_roles_and_skips_implied_nils():
+    k = Knowledge.from_deal(deal(), "Alice")  # Alice holds the spade ace: no nil query for her
+    layout = dict(STRONG.hands)
+    fake = FakeSolver()
+    r = sim.solve_layout(fake, k, layout, plan_for(k))
+    full = [c for c in fake.calls if c[4] is None]
+    assert len(full) == 3
+    for (hands, leader, side, _, _), declarer in zip(full, PLAYERS):
+        names = STRONG.seating(declarer).names
+        assert hands == tuple(layout[n] for n in names)
+        assert names[leader] == "Alice"  # the first bidder leads
+        assert side == DECLARER_SIDE
+    nil_calls = [c for c in fake.calls if c[4] is not None]
+    assert [c[4] for c in nil_calls] == [2]  # only the dummy's nil, seat 2, declarer side
+    assert r.nils[:3] == (-1, -1, -1) and r.queries == 4
+    assert r.declarer_tricks == tuple(c and fake.max_tricks(*c[:3]) for c in full)
+
+
+def test_run_samples_is_in_order_and_seeded():
+    k = Knowledge.from_deal(deal(), "Alice")
+    plan = plan_for(k)
+    ticks = []
+    a = sim.run_samples(k, plan, 12, seed=5, jobs=1, progress=lambda: ticks.append(1),
+                        solver=FakeSolver())
+    b = sim.run_samples(k, plan, 12, seed=5, jobs=1, solver=FakeSolver())
+    assert a == b and [r.index for r in a] == list(range(12)) and len(ticks) == 12
+    with pytest.raises(BidError, match="at least 1"):
+        sim.run_samples(k, plan, 0, jobs=1, solver=FakeSolver())
+    with pytest.raises(BidError, match="at least 1"):
+        sim.run_samples(k, plan, 3, jobs=0, solver=FakeSolver())
+
+
+# ------------------------------------------------------------------ scoring
+def test_declarer_for_uses_earlier_bids_and_models_later_ones():
+    d = deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"]))
+    k = Knowledge.from_deal(d)  # Bob, second; Carol bids later
+    r = SampleResult(0, (9, 7, 3))  # declarer tricks when Alice / Bob / Carol declares
+    assert declarer_for(k, 4, r) == "Alice"
+    assert declarer_for(k, 5, r) == "Alice"  # tie: the earlier bidder
+    assert declarer_for(k, 6, r) == "Bob"
+    r = SampleResult(0, (9, 7, 8))           # Carol is modelled to bid 8
+    assert declarer_for(k, 7, r) == "Carol"
+    assert declarer_for(k, 8, r) == "Bob"    # tie with Carol's 8: Bob bid earlier
+    assert declarer_for(k, 2, r) == "Carol"
+
+
+def _score(player, bid, declarer, declarer_tricks, bets=(), hand_tricks=None, rules=None):
+    bids = {player: bid}
+    if declarer != player:
+        bids[declarer] = 0
+    return score_hand(bids, declarer, declarer_tricks, bets, hand_tricks or {},
+                      rules or ScoringRules())[player]
+
+
+def test_outcome_arithmetic_matches_score_hand():
+    d = deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"]))
+    k = Knowledge.from_deal(d)  # Bob
+    plan = Plan(nils=(("Bob", "Bob"), ("Carol", "Bob"), ("Alice", "Bob"), ("Bob", DUMMY)))
+    # declarer tricks: Alice 9, Bob 7, Carol 4 ; nils: own kept with 2 / 3 / broken; dummy kept 6
+    r = SampleResult(0, (9, 7, 4), (2, 3, -1, 6))
+    # Bob bids 7: outbids Alice's 5 and Carol's modelled 4: declares, takes 7
+    o = sample_outcome(k, plan, Candidate(7), r)
+    assert (o.declarer, o.side_tricks, o.made) == ("Bob", 7, True)
+    assert o.score == _score("Bob", 7, "Bob", 7).points == 70
+    # Bob bids 3: Alice declares, Bob defends: 13 - 9 = 4 tricks, one bag
+    o = sample_outcome(k, plan, Candidate(3), r)
+    s = _score("Bob", 3, "Alice", 9)
+    assert (o.declarer, o.side_tricks, o.points, o.bags) == ("Alice", 4, s.points, s.bags) == \
+        ("Alice", 4, 31, 1)
+    # own nil broken when Alice declares: the side plays for tricks, nil lost
+    o = sample_outcome(k, plan, Candidate(0, ("Bob",)), r)
+    s = _score("Bob", 0, "Alice", 9, [NilBet("Bob", "Bob")], {"Bob": 1})
+    assert o.nils == (("Bob", False),) and o.score == s.points == 4 - 100
+    # nil on the dummy as declarer: keeping it (6 tricks) beats ignoring it (7 tricks, -100)
+    o = sample_outcome(k, plan, Candidate(6, (DUMMY,)), r)
+    s = _score("Bob", 6, "Bob", 6, [NilBet("Bob", DUMMY)], {DUMMY: 0})
+    assert (o.side_tricks, o.nils, o.score) == (6, ((DUMMY, True),), s.points) == \
+        (6, ((DUMMY, True),), 160)
+    # a dummy nil does not count when Bob defends
+    o = sample_outcome(k, plan, Candidate(2, (DUMMY,)), r)
+    assert o.nils == () and o.score == _score("Bob", 2, "Alice", 9).points
+    # forcing the role: if Carol declares, Bob defends beside Alice and keeps his nil
+    o = sample_outcome(k, plan, Candidate(0, ("Bob",)), r, declarer="Carol")
+    s = _score("Bob", 0, "Carol", 13 - 3, [NilBet("Bob", "Bob")], {"Bob": 0})
+    assert (o.side_tricks, o.score) == (3, s.points) == (3, 103)
+
+
+def test_outcome_prefers_ignoring_a_nil_that_costs_the_contract():
+    k = Knowledge.from_deal(deal(), "Alice")
+    plan = Plan(nils=(("Alice", "Alice"), ("Bob", "Alice"), ("Carol", "Alice"), ("Alice", DUMMY)))
+    r = SampleResult(0, (12, 2, 2), (-1, -1, -1, 1))
+    o = sample_outcome(k, plan, Candidate(12, (DUMMY,)), r)  # keeping it: 1 trick, set -120 +100
+    assert (o.side_tricks, o.nils, o.score) == (12, ((DUMMY, False),), 120 - 100)
+
+
+def test_outcome_with_two_nils_uses_the_zero_question():
+    k = Knowledge.from_deal(deal(), "Alice")
+    cand = Candidate(0, ("Alice", DUMMY))
+    plan = plan_for(k, [cand])
+    assert plan.zeros == ("Alice",)
+    nils = tuple(0 if h == DUMMY else -1 for _, h in plan.nils)
+    r = SampleResult(0, (0, 0, 0), nils, (True,))  # Alice declares at 0 (all bid 0)
+    o = sample_outcome(k, plan, cand, r)
+    assert o.nils == (("Alice", True), (DUMMY, True)) and o.score == 200
+    r = SampleResult(0, (0, 0, 0), nils, (False,))
+    o = sample_outcome(k, plan, cand, r)  # only the dummy's nil can be kept
+    assert o.nils == (("Alice", False), (DUMMY, True)) and o.score == 0
+
+
+def test_outcome_includes_the_bag_penalty_when_bags_are_known():
+    d = deal(scores={"Alice": Standing(200, 8), "Bob": Standing(0, 0), "Carol": Standing(0, 0)})
+    k = Knowledge.from_deal(d, "Alice")
+    plan = plan_for(k)
+    r = SampleResult(0, (10, 3, 3), (-1, -1, -1, -1))
+    o = sample_outcome(k, plan, Candidate(7), r)  # 73 points, 3 bags: 11 bags -> one penalty
+    after, penalties = apply_bags(Standing(200, 8), 73, 3)
+    assert (o.points, o.bags, o.penalty, o.score) == (73, 3, 100, -27)
+    assert after.points - 200 == o.score and penalties == 1
+    o = sample_outcome(k, plan, Candidate(9), r)  # 91 points, 1 bag: 9 bags, no penalty
+    assert (o.points, o.penalty, o.score) == (91, 0, 91)
+
+
+def test_estimates():
+    e = Estimate.share(30, 120)
+    assert e.value == 0.25 and math.isclose(e.se, math.sqrt(0.25 * 0.75 / 120)) and e.n == 120
+    e = Estimate.of([1, 2, 3, 4])
+    assert e.value == 2.5 and math.isclose(e.se, math.sqrt(5 / 3 / 4))
+    assert math.isnan(Estimate.of([]).value) and math.isnan(Estimate.of([3]).se)
+
+
+def test_summary_statistics_and_judgement_on_fixed_results():
+    d = deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"]))
+    k = Knowledge.from_deal(d)  # Bob
+    plan = plan_for(k)
+    rng = random.Random(4)
+    results = [SampleResult(i, (rng.randint(4, 10), rng.randint(3, 9), rng.randint(2, 8)),
+                            tuple(rng.choice((-1, 0, 1, 2)) for _ in plan.nils))
+               for i in range(60)]
+    a = sim.summarise(k, plan, results, seed=1, bid=Candidate(6))
+    bob = a.roles[0]
+    assert bob.role == "declarer" and bob.partner == DUMMY and sum(bob.histogram) == 60
+    assert bob.make[0].value == 1.0
+    assert bob.make[7].value == sum(1 for r in results if r.declarer_tricks[1] >= 7) / 60
+    carol = a.roles[1]
+    assert carol.declarer == "Carol" and carol.partner == "Alice"
+    assert carol.tricks.value == sum(13 - r.declarer_tricks[2] for r in results) / 60
+    six = a.bids[6]
+    outcomes = [sample_outcome(k, plan, Candidate(6), r) for r in results]
+    assert six.score.value == pytest.approx(sum(o.score for o in outcomes) / 60)
+    assert six.declare.value == sum(1 for o in outcomes if o.declarer == "Bob") / 60
+    assert a.recommended.score.value == max(c.score.value for c in a.candidates)
+    j = a.judged
+    assert j.stats.candidate == Candidate(6)
+    assert j.difference.value == pytest.approx(j.stats.score.value - j.best_alternative.score.value)
+    assert j.rank == 1 + sum(1 for c in a.candidates
+                             if c.candidate != Candidate(6) and c.score.value > six.score.value)
+
+
+def test_parse_candidate():
+    k = Knowledge.from_deal(deal(), "Alice")
+    assert sim.parse_candidate(k, 0, ["self", "dummy"]) == Candidate(0, ("Alice", DUMMY))
+    assert sim.parse_candidate(k, 3, ["Bob,dummy"]) == Candidate(3, ("Bob", DUMMY))
+    with pytest.raises(BidError, match="unknown hand 'Zed'"):
+        sim.parse_candidate(k, 3, ["Zed"])
+    with pytest.raises(BidError, match="twice"):
+        sim.parse_candidate(k, 3, ["self", "Alice"])
+    with pytest.raises(BidError, match="0 to 13"):
+        sim.parse_candidate(k, 14)
+
+
+# ---------------------------------------------------- with the real engine
+try:
+    import solver.engine  # noqa: F401
+    HAVE_ENGINE = True
+except ImportError:  # pragma: no cover - depends on the build
+    HAVE_ENGINE = False
+needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="the compiled engine is not built")
+
+
+@needs_engine
+def test_top_spades_and_side_aces_make_a_low_bid_almost_always():
+    k = Knowledge.from_deal(STRONG, "Alice")
+    a = sim.analyse(k, samples=12, seed=3, jobs=1)
+    for role in a.roles:
+        assert role.make[4].value == 1.0  # the four top spades are four sure tricks
+        assert role.make[3].value >= 0.95
+    assert a.recommended.tricks >= 4 and "Alice" not in a.recommended.candidate.nils
+    assert all(n.kept.value == 0 and n.implied for r in a.roles for n in r.nils
+               if n.hand == "Alice")
+
+
+@needs_engine
+def test_low_cards_without_spades_nil_safely_most_of_the_time():
+    k = Knowledge.from_deal(NIL_HAND, "Bob")
+    a = sim.analyse(k, samples=10, seed=2, jobs=1, bid=Candidate(0, ("Bob",)))
+    for role in a.roles[1:]:  # Bob defends
+        own = next(n for n in role.nils if n.hand == "Bob")
+        assert own.kept.value >= 0.7 and own.kept.n == 10
+    nil = a.judged.stats.nils[0]
+    assert nil.counts.value > 0.5 and nil.kept.value >= 0.7
+
+
+@needs_engine
+def test_same_result_whatever_the_number_of_jobs():
+    k = Knowledge.from_deal(NIL_HAND, "Bob")
+    one = sim.analyse(k, samples=4, seed=9, jobs=1)
+    two = sim.analyse(k, samples=4, seed=9, jobs=2)
+    assert one.results == two.results
+    assert [c.score for c in one.candidates] == [c.score for c in two.candidates]
+
+
+@needs_engine
+def test_check_all_judges_every_bid_beside_the_actual_result():
+    d = loads_deal("""
+players: [Alice, Bob, Carol]
+dealer: Carol
+hands:
+  Alice: AKQJ.A32.A32.A32
+  Bob: T98.KQJ.KQJ.KQJ4
+  Carol: 765.T987.T987.T9
+  dummy: 432.654.654.8765
+auction:
+  - {player: Alice, bid: 8}
+  - {player: Bob, bid: 4}
+  - {player: Carol, bid: 0, nil: [self]}
+""")
+    checks = sim.check_all(d, samples=2, seed=1, jobs=1)
+    assert [c.player for c in checks] == ["Alice", "Bob", "Carol"]
+    assert [c.analysis.knowledge.bids for c in checks] == [(), d.auction.bids[:1], d.auction.bids[:2]]
+    assert checks[2].bid == Candidate(0, ("Carol",))
+    for c in checks:
+        assert c.actual.declarer == "Alice" and c.actual.outcome is not None
+        assert c.analysis.judged.stats.candidate == c.bid
+    alice = checks[0].actual
+    assert alice.outcome.side_tricks == alice.side_tricks["Alice"]
+    assert checks[1].actual.outcome.side_tricks == 13 - alice.side_tricks["Alice"]
