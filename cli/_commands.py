@@ -7,6 +7,7 @@ MODULES = [
     "show", "score",               # issue 2 (foundation)
     # "solve", "analyse", "batch", # issue 3 (engine)
     "batch",                       # issue 3 (engine): batch deals
+    "solve",                       # issue 3 (engine): DD result and DD table
     # "duck",                      # issue 4
     "bid",                         # issue 5
 ]

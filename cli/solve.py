@@ -1,0 +1,240 @@
+"""``dummy-spades solve FILE``: the double-dummy result of a deal.
+
+With a complete auction: for the auction's declarer, at the file's current
+position (after its played cards; tricks already won included), the declarer
+side's and the defenders' tricks, which bids make or fail, the hand's scores
+and the outcome of every nil bet that counts. Always: a DD table with each
+real player as the potential declarer, from the opening lead (the first
+bidder leads). ``--json``: the stable fields of docs/SOLVE.md.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Dict, List, Optional
+
+import typer
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from solver import analysis
+from solver.analysis import ContractResult, TableRow
+from solver.deal import Deal
+from solver.dealfile import load_deal
+from solver.errors import DealError
+from solver.scoring import DUMMY, PlayerScore
+from solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder
+
+from .common import console, emit_json, fail, handle_errors
+from .render import nil_json
+
+NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
+JSON_HELP = "Print the documented JSON fields instead (docs/SOLVE.md)."
+TT_HELP = "Transposition-table memory bound in megabytes."
+
+
+def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
+    """The deal of ``file``, with the spade-breaking rule switched off on request."""
+    return analysis.with_breaking(load_deal(file), False if no_spade_breaking else None)
+
+
+def make_solver(tt_mb: Optional[float]) -> "analysis.engine.Solver":
+    if tt_mb is not None and not tt_mb > 0:
+        fail(f"--tt-mb must be a positive number of megabytes, not {tt_mb:g}")
+    return analysis.make_solver(tt_mb)
+
+
+def located(err: DealError, file: Path) -> DealError:
+    """A library error about the deal, located in ``file`` (if it is not yet)."""
+    return err if err.file is not None else err.relocated(file=str(file))
+
+
+def breaking_text(deal: Deal) -> str:
+    return f"spade breaking {'on' if deal.rules.breaking else 'off'}"
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+# ------------------------------------------------------------------ JSON
+def _player_json(s: PlayerScore) -> Dict[str, object]:
+    return {"player": s.player, "role": s.role, "bid": s.bid, "side_tricks": s.side_tricks,
+            "made": s.made, "contract_points": s.contract_points, "bags": s.bags,
+            "nil_points": s.nil_points, "points": s.points}
+
+
+def contract_json(r: ContractResult) -> Dict[str, object]:
+    seating = r.seating
+    return {
+        "declarer": r.declarer,
+        "left_defender": seating.defenders[0],
+        "right_defender": seating.defenders[1],
+        "play_order": list(seating.names),
+        "position": {"tricks_played": r.tricks_played, "cards_played": r.cards_played,
+                     "to_move": r.to_move, "played_by": r.played_by,
+                     "spades_broken": r.spades_broken},
+        "won": {"declarer": r.won_declarer, "defenders": r.won_defenders},
+        "declarer_tricks": r.declarer_tricks,
+        "defender_tricks": r.defender_tricks,
+        "players": [_player_json(s) for s in r.scores],
+        "nils": [{"bidder": n.bidder, "hand": n.hand, "side": n.side, "kept": n.kept,
+                  "side_tricks": n.side_tricks, "lost_already": n.lost_already,
+                  "points": n.points} for n in r.nils],
+        "ignored_nils": [nil_json(n) for n in r.ignored_nils],
+    }
+
+
+def table_json(rows: List[TableRow]) -> List[Dict[str, object]]:
+    return [{"declarer": row.declarer, "left_defender": row.seating.defenders[0],
+             "right_defender": row.seating.defenders[1], "opening_leader": row.opening_leader,
+             "declarer_tricks": row.declarer_tricks, "defender_tricks": row.defender_tricks}
+            for row in rows]
+
+
+def solve_json(deal: Deal, file: str, contract: Optional[ContractResult],
+               rows: List[TableRow]) -> Dict[str, object]:
+    """The documented JSON of ``solve --json`` (docs/SOLVE.md)."""
+    return {
+        "file": file,
+        "title": deal.title or None,
+        "spade_breaking": deal.rules.breaking,
+        "players": list(deal.players),
+        "dealer": deal.dealer,
+        "opening_leader": first_bidder(deal.players, deal.dealer),
+        "declarer": deal.declarer,
+        "contract": None if contract is None else contract_json(contract),
+        "table": table_json(rows),
+    }
+
+
+# ------------------------------------------------------------------ Rich
+def _position_text(r: ContractResult) -> Text:
+    text = Text()
+    if r.cards_played == 0:
+        text.append(f"From the opening lead: {r.to_move} leads.", style="dim")
+        return text
+    done = f"{r.tricks_played} trick{'' if r.tricks_played == 1 else 's'}"
+    extra = r.cards_played - 4 * r.tricks_played
+    if extra:
+        done += f" and {extra} card{'' if extra == 1 else 's'}"
+    who = f"dummy (played by {r.played_by})" if r.to_move == DUMMY else r.to_move
+    text.append(f"After {done}: {who} to play; won so far: declarer side {r.won_declarer}, "
+                f"defenders {r.won_defenders}", style="dim")
+    if r.breaking:
+        text.append(f"; spades {'broken' if r.spades_broken else 'not broken'}", style="dim")
+    text.append(".", style="dim")
+    return text
+
+
+def _contract_cell(s: PlayerScore) -> Text:
+    if not s.made:
+        return Text(f"set {signed(s.contract_points)}", style="red")
+    bags = f" ({s.bags} bag{'' if s.bags == 1 else 's'})" if s.bags else ""
+    return Text(f"made {signed(s.contract_points)}{bags}", style="green")
+
+
+def _nil_cell(s: PlayerScore, r: ContractResult) -> Text:
+    out = Text()
+    for i, n in enumerate(x for x in r.nils if x.bidder == s.player):
+        if i:
+            out.append("\n")
+        out.append(f"{'own hand' if n.hand == s.player else n.hand} ")
+        out.append(signed(n.points), style="green" if n.kept else "red")
+    return out
+
+
+def render_contract(deal: Deal, r: ContractResult) -> Group:
+    seating = r.seating
+    decl = " + ".join(analysis.side_members(seating.names, DECLARER_SIDE))
+    defs = " + ".join(analysis.side_members(seating.names, DEFENDER_SIDE))
+    head = Text.assemble(
+        (f"{r.declarer} declares", "bold"),
+        f" (the dummy sits opposite); {breaking_text(deal)}.")
+    totals = Text.assemble(
+        "Double dummy: ", (f"declarer side {r.declarer_tricks}", "bold"), f" ({decl}), ",
+        (f"defenders {r.defender_tricks}", "bold"), f" ({defs}).")
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("player", "left"), ("role", "left"), ("bid", "right"),
+                      ("side tricks", "right"), ("contract", "left"), ("nil bets", "left"),
+                      ("hand", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for s in r.scores:
+        t.add_row(Text(s.player, style="bold" if s.role == "declarer" else ""), s.role,
+                  str(s.bid), str(s.side_tricks), _contract_cell(s), _nil_cell(s, r),
+                  Text(signed(s.points), style="bold"))
+    parts: List[object] = [head, _position_text(r), totals, t]
+    for n in r.nils:
+        owner = "own hand" if n.hand == n.bidder else n.hand
+        line = Text(f"Nil: {n.bidder} on {owner} — ")
+        if n.lost_already:
+            line.append("lost already (it has won a trick)", style="red")
+        elif n.kept:
+            line.append("kept", style="green")
+            side = "declarer side" if n.side == "declarer" else "defenders"
+            line.append(f" (the {side} can still take {n.side_tricks} "
+                        f"trick{'' if n.side_tricks == 1 else 's'})")
+        else:
+            line.append("cannot be kept against best defence", style="red")
+        parts.append(line)
+    for n in r.ignored_nils:
+        parts.append(Text(f"{n.bidder}'s nil on {n.hand} does not count (not on the same side).",
+                          style="dim"))
+    return Group(*parts)
+
+
+def render_table(deal: Deal, rows: List[TableRow]) -> Group:
+    leader = first_bidder(deal.players, deal.dealer)
+    title = Text(f"DD table: each player as declarer, {leader} leading ({breaking_text(deal)})",
+                 style="italic")
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("declarer", "left"), ("against", "left"),
+                      ("declarer side", "right"), ("defenders", "right"), ("", "left")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for row in rows:
+        mark = Text("auction's declarer", style="dim") if row.declarer == deal.declarer else Text("")
+        t.add_row(Text(row.declarer, style="bold"), ", ".join(row.seating.defenders),
+                  str(row.declarer_tricks), str(row.defender_tricks), mark)
+    return Group(title, t)
+
+
+def render_solve(deal: Deal, contract: Optional[ContractResult], rows: List[TableRow]) -> Group:
+    parts: List[object] = []
+    if deal.title:
+        parts.append(Text(deal.title, style="bold underline"))
+    if contract is not None:
+        parts += [render_contract(deal, contract), Text()]
+    elif deal.auction is None:
+        parts.append(Text("No auction in the file: the DD table only.", style="dim"))
+    else:
+        parts.append(Text(f"The auction is not complete ({deal.auction.next_bidder} to bid): "
+                          "the DD table only.", style="dim"))
+    parts.append(render_table(deal, rows))
+    return Group(*parts)
+
+
+@handle_errors
+def solve(
+    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).", show_default=False)],
+    no_spade_breaking: Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)] = False,
+    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    tt_mb: Annotated[Optional[float], typer.Option(
+        "--tt-mb", metavar="MB", show_default=False,
+        help=f"{TT_HELP} [default: {analysis.engine.DEFAULT_TT_MB:g}]")] = None,
+) -> None:
+    """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer; a DD table."""
+    deal = load_for_analysis(file, no_spade_breaking)
+    solver = make_solver(tt_mb)
+    try:
+        contract = analysis.contract_result(deal, solver) if deal.declarer is not None else None
+        rows = list(analysis.dd_table(deal, solver))
+    except DealError as err:
+        raise located(err, file) from None
+    if json_out:
+        emit_json(solve_json(deal, str(file), contract, rows))
+    else:
+        console.print(render_solve(deal, contract, rows))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve)

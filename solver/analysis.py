@@ -1,0 +1,354 @@
+"""Double-dummy analysis of a deal: the library behind ``solve`` and ``analyse``.
+
+Everything here returns plain values (no printing):
+
+* :func:`contract_result` - for the auction's declarer, at the deal's current
+  position (after its played cards): the declarer side's and the defenders'
+  double-dummy trick totals (tricks already won included), each player's bid
+  made or set and the hand's scores (through :mod:`solver.scoring`, via
+  :meth:`solver.deal.HandResult.build`), and the outcome of every nil bet that
+  counts (the engine's nil-aware query).
+* :func:`dd_table` - each real player as a potential declarer, from the start
+  of the hand (the first bidder leads): the declarer side's tricks.
+* :func:`card_analysis` - every legal card of the player to move with its
+  value (the tricks of that player's side, tricks already won included),
+  equivalent cards grouped, the best cards marked.
+* :func:`optimal_line` - one optimal play-out from the current position to
+  the end of the hand, trick by trick.
+
+Engine seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
+defender, 2 dummy, 3 right defender); the sides are
+:data:`~solver.seating.DECLARER_SIDE` and :data:`~solver.seating.DEFENDER_SIDE`.
+All queries go through one :class:`solver.engine.Solver` (its transposition
+table is shared by the queries of one command).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional, Sequence, Tuple
+
+from . import engine
+from .deal import Deal, HandResult
+from .errors import DealError
+from .play import PlayState
+from .scoring import TRICKS_PER_HAND, NilBet, PlayerScore
+from .seating import DECLARER_SIDE, Seating, controller, side_of
+
+
+
+class AnalysisError(DealError):
+    """A deal that cannot be analysed as asked (hand over, no declarer, ...)."""
+
+
+class EngineMismatch(RuntimeError):
+    """Two engine answers that must agree do not (a bug in the engine, not in the input)."""
+
+
+def side_name(side: int) -> str:
+    """``"declarer"`` for the declarer side (declarer + dummy), else ``"defenders"``."""
+    return "declarer" if side == DECLARER_SIDE else "defenders"
+
+
+def side_members(names: Sequence[str], side: int) -> Tuple[str, ...]:
+    """The hand names of a side, in play-seat order."""
+    return tuple(n for seat, n in enumerate(names) if side >> seat & 1)
+
+
+def make_solver(tt_mb: Optional[float] = None) -> engine.Solver:
+    """A fresh engine solver (``tt_mb``: transposition-table megabytes, default the engine's)."""
+    return engine.Solver() if tt_mb is None else engine.Solver(tt_mb)
+
+
+def with_breaking(deal: Deal, breaking: Optional[bool]) -> Deal:
+    """The deal with the spade-breaking rule set to ``breaking`` (``None``:
+    as the file says). Switching it off never makes a played card illegal."""
+    if breaking is None or breaking == deal.rules.breaking:
+        return deal
+    return replace(deal, rules=replace(deal.rules, breaking=bool(breaking)))
+
+
+def check_not_over(state: PlayState) -> None:
+    if state.is_over:
+        raise AnalysisError(
+            "the hand is over: all 13 tricks are played, so there is nothing left to solve",
+            field="played",
+            expected="a deal with cards still to play (`dummy-spades score FILE` scores a finished hand)")
+
+
+def side_won(state: PlayState, side: int) -> int:
+    """Completed tricks already won by the seats of ``side``."""
+    return sum(w for seat, w in enumerate(state.tricks_won) if side >> seat & 1)
+
+
+def _query(state: PlayState) -> dict:
+    p = state.engine_position()
+    return {"hands": p.hands, "leader": p.leader, "trick": p.trick,
+            "spades_broken": p.spades_broken, "breaking": p.breaking}
+
+
+def dd_side_tricks(state: PlayState, side: int, solver: engine.Solver) -> int:
+    """Double-dummy total of ``side``'s tricks: tricks already won plus the
+    most it can take from the current position on."""
+    if state.is_over:
+        return side_won(state, side)
+    return side_won(state, side) + solver.max_tricks(side=side, **_query(state))
+
+
+# ------------------------------------------------------------------ contract
+@dataclass(frozen=True)
+class NilOutcome:
+    """A nil bet that counts, double dummy from the current position.
+
+    ``side``: the nil hand's side (``"declarer"`` or ``"defenders"``).
+    ``kept``: its side can keep the nil hand from winning any trick against
+    the best defence of the other side (the engine's nil-aware query).
+    ``side_tricks``: the most tricks (total, tricks already won included) the
+    side can take while keeping it, ``-1`` when it cannot. ``lost_already``:
+    the nil hand has already won a trick in the played cards. ``points``:
+    the bidder's points for the bet (from the scoring).
+    """
+
+    bidder: str
+    hand: str
+    side: str
+    kept: bool
+    side_tricks: int
+    lost_already: bool
+    points: int
+
+    @property
+    def scoring_tricks(self) -> int:
+        """Tricks of the nil hand to score with: the scoring only asks whether
+        it takes a trick (0 when kept; when not, at least 1)."""
+        return 0 if self.kept else 1
+
+
+@dataclass(frozen=True)
+class ContractResult:
+    """The double-dummy result for the auction's declarer at the deal's current position."""
+
+    declarer: str
+    seating: Seating
+    breaking: bool
+    tricks_played: int
+    cards_played: int
+    to_move: str
+    played_by: str
+    spades_broken: bool
+    won_declarer: int
+    won_defenders: int
+    declarer_tricks: int
+    defender_tricks: int
+    nils: Tuple[NilOutcome, ...]
+    result: HandResult
+
+    @property
+    def scores(self) -> Tuple[PlayerScore, ...]:
+        return self.result.scores
+
+    @property
+    def ignored_nils(self) -> Tuple[NilBet, ...]:
+        return self.result.ignored_nils
+
+
+def nil_outcome(state: PlayState, seating: Seating, bet: NilBet,
+                solver: engine.Solver) -> NilOutcome:
+    """The engine's nil-aware answer for one nil bet at ``state`` (``points``
+    left 0: the scoring fills it in, see :func:`contract_result`)."""
+    seat = seating.seat_of(bet.hand)
+    side = side_of(seat)
+    lost = state.tricks_won[seat] > 0
+    keep = -1 if lost else solver.max_tricks(side=side, nil_seat=seat, **_query(state))
+    kept = keep >= 0
+    return NilOutcome(bet.bidder, bet.hand, side_name(side), kept,
+                      side_won(state, side) + keep if kept else -1, lost, 0)
+
+
+def contract_result(deal: Deal, solver: engine.Solver) -> ContractResult:
+    """Double-dummy result for the auction's declarer at the current position."""
+    if deal.auction is None or deal.declarer is None:
+        raise AnalysisError("the auction is not complete, so there is no declarer to solve for",
+                            field="auction", expected="three bids")
+    state = deal.play_state()
+    check_not_over(state)
+    seating = deal.seating()
+    declarer_tricks = dd_side_tricks(state, DECLARER_SIDE, solver)
+    bets = deal.auction.applicable_nils()
+    nils = tuple(nil_outcome(state, seating, bet, solver) for bet in bets)
+    hand_tricks = {n.hand: n.scoring_tricks for n in nils}
+    result = HandResult.build(deal, declarer_tricks, hand_tricks, bets)
+    points = {(r.bidder, r.hand): r.points for s in result.scores for r in s.nils}
+    nils = tuple(replace(n, points=points[(n.bidder, n.hand)]) for n in nils)
+    seat = state.to_move
+    assert seat is not None
+    return ContractResult(
+        declarer=seating.declarer, seating=seating, breaking=deal.rules.breaking,
+        tricks_played=len(state.tricks), cards_played=len(state.moves),
+        to_move=seating.names[seat], played_by=seating.names[controller(seat)],
+        spades_broken=state.spades_broken,
+        won_declarer=state.declarer_tricks, won_defenders=state.defender_tricks,
+        declarer_tricks=declarer_tricks, defender_tricks=TRICKS_PER_HAND - declarer_tricks,
+        nils=nils, result=result)
+
+
+# ------------------------------------------------------------------ DD table
+@dataclass(frozen=True)
+class TableRow:
+    """One potential declarer, from the opening lead (the first bidder leads)."""
+
+    declarer: str
+    seating: Seating
+    declarer_tricks: int
+
+    @property
+    def defender_tricks(self) -> int:
+        return TRICKS_PER_HAND - self.declarer_tricks
+
+    @property
+    def opening_leader(self) -> str:
+        return self.seating.opening_leader
+
+
+def dd_table(deal: Deal, solver: engine.Solver) -> Tuple[TableRow, ...]:
+    """Each real player (in ``deal.players`` order) as declarer, from the start of the hand."""
+    rows = []
+    for player in deal.players:
+        state = deal.initial_state(player)
+        rows.append(TableRow(player, deal.seating(player),
+                             dd_side_tricks(state, DECLARER_SIDE, solver)))
+    return tuple(rows)
+
+
+# ------------------------------------------------------------ the position
+def analysis_state(deal: Deal, declarer: Optional[str] = None) -> PlayState:
+    """The play state to analyse: after the file's played cards, with the
+    auction's declarer or (when the file has none) ``declarer``."""
+    if declarer is not None and declarer not in deal.players:
+        raise AnalysisError(f"unknown declarer {declarer!r}",
+                            expected=f"one of the players {', '.join(deal.players)}")
+    if deal.declarer is not None:
+        if declarer not in (None, deal.declarer):
+            raise AnalysisError(f"the auction makes {deal.declarer} declarer, not {declarer}",
+                                field="auction",
+                                expected=f"no --declarer, or --declarer {deal.declarer}")
+        declarer = deal.declarer
+    if declarer is None:
+        what = "the file has no auction" if deal.auction is None else "the auction is not complete"
+        raise AnalysisError(f"no declarer: {what}", field="auction",
+                            expected=f"a declarer chosen for the analysis (one of "
+                                     f"{', '.join(deal.players)})")
+    state = deal.play_state(declarer)
+    check_not_over(state)
+    return state
+
+
+# ------------------------------------------------------------ card analysis
+@dataclass(frozen=True)
+class CardGroup:
+    """Equivalent legal cards (ascending card ints) and their value: the
+    total tricks of the mover's side if one of them is played now."""
+
+    cards: Tuple[int, ...]
+    value: int
+    best: bool
+
+
+@dataclass(frozen=True)
+class CardAnalysis:
+    seat: int
+    to_move: str
+    played_by: str
+    side: int
+    won: int
+    best_value: int
+    groups: Tuple[CardGroup, ...]
+
+    @property
+    def side_name(self) -> str:
+        return side_name(self.side)
+
+    @property
+    def values(self) -> dict:
+        """card -> value for every legal card (ascending card ints)."""
+        return dict(sorted((c, g.value) for g in self.groups for c in g.cards))
+
+    @property
+    def best_cards(self) -> Tuple[int, ...]:
+        return tuple(sorted(c for g in self.groups if g.best for c in g.cards))
+
+
+def card_analysis(state: PlayState, solver: engine.Solver) -> CardAnalysis:
+    """The value of every legal card of the player to move (never omitting one)."""
+    check_not_over(state)
+    seat = state.to_move
+    assert seat is not None
+    side = side_of(seat)
+    won = side_won(state, side)
+    raw = solver.card_groups(side=side, **_query(state))
+    best = max(v for _, v in raw)
+    groups = tuple(CardGroup(tuple(cards), won + v, v == best) for cards, v in raw)
+    legal = set(state.legal_moves())
+    listed = [c for g in groups for c in g.cards]
+    if sorted(listed) != sorted(legal):  # never omit (or invent) a card
+        raise EngineMismatch(f"engine card groups {listed} differ from the legal cards {sorted(legal)}")
+    return CardAnalysis(seat, state.names[seat], state.names[controller(seat)], side, won,
+                        won + best, groups)
+
+
+# ------------------------------------------------------------ optimal line
+@dataclass(frozen=True)
+class LineTrick:
+    """One trick of an optimal line. ``cards``: (hand name, card) in play
+    order; the first ``on_table`` of them were already played before the
+    analysed position. ``declarer_tricks`` / ``defender_tricks``: running
+    totals after the trick."""
+
+    number: int
+    leader: str
+    cards: Tuple[Tuple[str, int], ...]
+    on_table: int
+    winner: str
+    declarer_tricks: int
+    defender_tricks: int
+
+
+@dataclass(frozen=True)
+class Line:
+    cards: Tuple[int, ...]
+    tricks: Tuple[LineTrick, ...]
+    declarer_tricks: int
+    defender_tricks: int
+
+
+def optimal_line(state: PlayState, solver: engine.Solver) -> Line:
+    """One optimal play-out from ``state`` to the end, replayed trick by trick
+    (each card checked by :class:`~solver.play.PlayState`)."""
+    check_not_over(state)
+    seat = state.to_move
+    assert seat is not None
+    cards = tuple(solver.optimal_line(side=side_of(seat), **_query(state)))
+    replay = state.copy()
+    on_table = len(replay.trick)
+    tricks = []
+    for card in cards:
+        done = replay.play(card)
+        if done is None:
+            continue
+        names = replay.names
+        tricks.append(LineTrick(
+            number=len(replay.tricks), leader=names[done.leader],
+            cards=tuple((names[s], c) for s, c in zip(done.seats, done.cards)),
+            on_table=on_table, winner=names[done.winner],
+            declarer_tricks=replay.declarer_tricks, defender_tricks=replay.defender_tricks))
+        on_table = 0
+    if not replay.is_over:
+        raise EngineMismatch("the engine's optimal line does not reach the end of the hand")
+    return Line(cards, tuple(tricks), replay.declarer_tricks, replay.defender_tricks)
+
+
+__all__ = [
+    "AnalysisError", "CardAnalysis", "CardGroup", "ContractResult", "EngineMismatch", "Line",
+    "LineTrick", "NilOutcome", "TableRow", "analysis_state", "card_analysis", "contract_result",
+    "dd_side_tricks", "dd_table", "make_solver", "optimal_line", "side_members", "side_name",
+    "side_won", "with_breaking",
+]
