@@ -9,7 +9,7 @@ from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
 cdef enum:
     MAX_PLY = 56
     MAX_MOVES = 16
-    BUCKET = 8              # slots per transposition-table bucket
+    BUCKET = 64             # slots per transposition-table bucket
 
 # One transposition-table entry: a trick-start position up to relative rank.
 # ``shape`` holds the 16 suit lengths (4 bits per seat and suit); ``mask``
@@ -20,10 +20,17 @@ ctypedef struct TTSlot:
     uint64_t shape
     uint64_t mask
     uint64_t pat[3]
-    uint32_t stamp
-    uint16_t meta          # leader, spades broken, side/count/nil/breaking; bit 15 = used
+    uint16_t meta          # leader, spades broken, side/count/nil/breaking
     int8_t lower           # bounds of the counted tricks from this trick on
     int8_t upper
+
+# A bucket: all positions of one shape land in the same bucket.  ``tag`` (16
+# bits of the shape's hash, 0 = empty) and ``stamp`` (last use, for LRU
+# replacement) sit apart from the slots so that a scan touches few lines.
+ctypedef struct TTBucket:
+    uint16_t tag[BUCKET]
+    uint32_t stamp[BUCKET]
+    TTSlot slot[BUCKET]
 
 # A candidate move at one ply: the card (one per equivalence group) and its
 # ordering score.
@@ -39,7 +46,7 @@ ctypedef struct Hint:
 
 cdef class Solver:
     # -- transposition table (owned, flat, bounded) --
-    cdef TTSlot* tt
+    cdef TTBucket* tt
     cdef size_t tt_buckets          # current number of buckets (power of two)
     cdef size_t tt_max_buckets      # cap from tt_mb
     cdef size_t tt_used
@@ -86,10 +93,11 @@ cdef class Solver:
     cdef void _order_lead(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_follow(self, int seat, Move* mv, int n) noexcept nogil
     cdef int _quick_tricks(self, int leader, uint64_t* rw) noexcept nogil
+    cdef int _team_sure(self, int team, uint64_t* rw) noexcept nogil
     cdef int _value(self, int lo, int hi, int guess) noexcept nogil
     cdef int _apply(self, int card) noexcept nogil
     cdef int _rem(self) noexcept nogil
     cdef int _root_value(self) noexcept nogil
 
     cpdef object query(self, int kind, tuple hands, int leader, int side, tuple trick,
-                       bint spades_broken, bint breaking, int count, int nil_seat)
+                       bint spades_broken, bint breaking, int count, int nil_seat, int target=*)

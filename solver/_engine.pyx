@@ -57,9 +57,10 @@ cdef extern from * nogil:
 KIND_MAX = 0
 KIND_GROUPS = 1
 KIND_LINE = 2
+KIND_TEST = 3
 
 DEFAULT_TT_MB = 128.0
-cdef size_t MIN_BUCKETS = 1 << 10
+cdef size_t MIN_BUCKETS = 1 << 7
 
 cdef uint64_t ZOB[52]
 
@@ -131,6 +132,26 @@ cdef inline uint64_t _kth_highest(uint64_t alive, int k) noexcept nogil:
     return ds_pdep(DS_ONE << (n - k), alive)
 
 
+cdef inline int _extended_low(const uint64_t* hand, uint64_t r, int s, uint64_t a) noexcept nogil:
+    """Rank bit of the lowest relevant card of suit ``s`` (``r`` != 0: the
+    relevant cards of the suit, ``a``: the suit's cards alive), extended down
+    through the cards of its hand that are equivalent to it: a card the
+    search treated as one move with it."""
+    cdef int low = ds_ctz(r)
+    cdef int o = 0
+    cdef uint64_t below, h
+    while o < 3 and not (_suit(hand[o], s) >> low) & 1:
+        o += 1
+    h = _suit(hand[o], s)
+    if not (h >> low) & 1:
+        return low
+    below = a & ((DS_ONE << low) - 1)
+    while below and (h >> ds_hib(below)) & 1:
+        low = ds_hib(below)
+        below &= ~(DS_ONE << low)
+    return low
+
+
 cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
     cdef int i, j
     cdef Move m
@@ -155,13 +176,11 @@ cdef class Solver:
         if not tt_mb > 0:
             raise ValueError(f"tt_mb must be a positive number of megabytes, not {tt_mb!r}")
         self.tt_mb = tt_mb
-        cdef size_t slots = <size_t>(tt_mb * 1048576.0 / sizeof(TTSlot))
-        cdef size_t buckets = MIN_BUCKETS
-        while buckets * 2 * BUCKET <= slots:
+        # the largest power-of-two number of buckets that fits in tt_mb
+        cdef double limit = tt_mb * 1048576.0
+        cdef size_t buckets = 1
+        while <double>(buckets * 2 * sizeof(TTBucket)) <= limit:
             buckets *= 2
-        if buckets * BUCKET > slots and buckets > 16:
-            while buckets > 16 and buckets * BUCKET > slots:
-                buckets //= 2
         self.tt_max_buckets = buckets
         self.tt = NULL
         self.hints = <Hint*>calloc(1 << 16, sizeof(Hint))
@@ -197,21 +216,21 @@ cdef class Solver:
 
     @property
     def tt_bytes(self):
-        return self.tt_buckets * BUCKET * sizeof(TTSlot)
+        return self.tt_buckets * sizeof(TTBucket)
 
     # ------------------------------------------------------------------
     # transposition table
     # ------------------------------------------------------------------
     cdef void _alloc(self, size_t buckets) noexcept nogil:
         free(self.tt)
-        self.tt = <TTSlot*>calloc(buckets * BUCKET, sizeof(TTSlot))
+        self.tt = <TTBucket*>calloc(buckets, sizeof(TTBucket))
         self.tt_buckets = buckets
         self.tt_used = 0
 
     cdef void _reset_table(self) noexcept nogil:
         cdef size_t b = MIN_BUCKETS if MIN_BUCKETS < self.tt_max_buckets else self.tt_max_buckets
         if self.tt != NULL and self.tt_buckets == b:
-            memset(self.tt, 0, b * BUCKET * sizeof(TTSlot))
+            memset(self.tt, 0, b * sizeof(TTBucket))
             self.tt_used = 0
         else:
             self._alloc(b)
@@ -220,26 +239,30 @@ cdef class Solver:
 
     cdef void _grow(self) noexcept nogil:
         cdef size_t nb = self.tt_buckets * 2
-        cdef TTSlot* old = self.tt
+        cdef TTBucket* old = self.tt
         cdef size_t ob = self.tt_buckets
-        cdef TTSlot* nt = <TTSlot*>calloc(nb * BUCKET, sizeof(TTSlot))
-        cdef size_t i, j, used = 0
-        cdef TTSlot* src
-        cdef TTSlot* dst
+        cdef TTBucket* nt = <TTBucket*>calloc(nb, sizeof(TTBucket))
+        cdef size_t i, used = 0
+        cdef int k, j
+        cdef TTBucket* src
+        cdef TTBucket* dst
         if nt == NULL:
             # stay at the current size: replacement keeps memory bounded
             self.tt_max_buckets = ob
             return
-        for i in range(ob * BUCKET):
+        for i in range(ob):
             src = &old[i]
-            if not (src.meta & 0x8000):
-                continue
-            dst = nt + (_hash(src.shape, src.meta) & (nb - 1)) * BUCKET
-            for j in range(BUCKET):
-                if not (dst[j].meta & 0x8000):
-                    dst[j] = src[0]
-                    used += 1
-                    break
+            for k in range(BUCKET):
+                if src.tag[k] == 0:
+                    continue
+                dst = nt + (_hash(src.slot[k].shape, src.slot[k].meta) & (nb - 1))
+                for j in range(BUCKET):
+                    if dst.tag[j] == 0:
+                        dst.tag[j] = src.tag[k]
+                        dst.stamp[j] = src.stamp[k]
+                        dst.slot[j] = src.slot[k]
+                        used += 1
+                        break
         free(old)
         self.tt = nt
         self.tt_buckets = nb
@@ -247,23 +270,29 @@ cdef class Solver:
 
     cdef int _probe(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                     int target, uint64_t alive, uint64_t* rw) noexcept nogil:
-        cdef TTSlot* b = self.tt + (_hash(shape, meta) & (self.tt_buckets - 1)) * BUCKET
+        cdef uint64_t h = _hash(shape, meta)
+        cdef TTBucket* b = self.tt + (h & (self.tt_buckets - 1))
+        cdef uint16_t tag = <uint16_t>((h >> 48) | 1)
         cdef int k, s, res, cnt
         cdef uint64_t m, ms, out
+        cdef TTSlot* e
         for k in range(BUCKET):
-            if b[k].meta != meta or b[k].shape != shape:
+            if b.tag[k] != tag:
                 continue
-            m = b[k].mask
-            if (rel[0] & m) != b[k].pat[0] or (rel[1] & m) != b[k].pat[1] \
-                    or (rel[2] & m) != b[k].pat[2]:
+            e = &b.slot[k]
+            if e.meta != meta or e.shape != shape:
                 continue
-            if b[k].lower >= target:
+            m = e.mask
+            if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
+                    or (rel[2] & m) != e.pat[2]:
+                continue
+            if e.lower >= target:
                 res = 1
-            elif b[k].upper < target:
+            elif e.upper < target:
                 res = 0
             else:
                 continue
-            b[k].stamp = self.stamp
+            b.stamp[k] = self.stamp
             out = 0
             for s in range(4):
                 ms = _suit(m, s)
@@ -279,63 +308,66 @@ cdef class Solver:
         cdef uint64_t mask = 0, r, a, hr
         cdef int s, k, low, cnt, victim, o, pos
         cdef uint32_t best
-        cdef TTSlot* b
-        cdef uint64_t p0, p1, p2
+        cdef TTBucket* b
+        cdef TTSlot* e
+        cdef uint64_t p0, p1, p2, h
+        cdef uint16_t tag
         for s in range(4):
             r = _suit(rw, s)
             if r:
                 # the lowest relevant card, extended down through the cards of
                 # its hand that are equivalent to it (one move in the search)
-                low = ds_ctz(r)
                 a = _suit(alive, s)
-                o = 0
-                while o < 3 and not (_suit(self.hand[o], s) >> low) & 1:
-                    o += 1
-                hr = ds_pext(_suit(self.hand[o], s), a)
-                pos = ds_pop(a & ((DS_ONE << low) - 1))
-                while pos > 0 and (hr >> (pos - 1)) & 1:
-                    pos -= 1
-                cnt = ds_pop(a) - pos
+                low = _extended_low(self.hand, r, s, a)
+                cnt = ds_pop(a >> low)
                 mask |= (((DS_ONE << cnt) - 1) << (13 - cnt)) << (13 * s)
+        STATS[7] += ds_pop(mask)
         p0 = rel[0] & mask
         p1 = rel[1] & mask
         p2 = rel[2] & mask
         self.stamp += 1
-        b = self.tt + (_hash(shape, meta) & (self.tt_buckets - 1)) * BUCKET
+        h = _hash(shape, meta)
+        b = self.tt + (h & (self.tt_buckets - 1))
+        tag = <uint16_t>((h >> 48) | 1)
         for k in range(BUCKET):
-            if b[k].meta == meta and b[k].shape == shape and b[k].mask == mask \
-                    and b[k].pat[0] == p0 and b[k].pat[1] == p1 and b[k].pat[2] == p2:
+            if b.tag[k] != tag:
+                continue
+            e = &b.slot[k]
+            if e.meta == meta and e.shape == shape and e.mask == mask \
+                    and e.pat[0] == p0 and e.pat[1] == p1 and e.pat[2] == p2:
                 if ok:
-                    if target > b[k].lower:
-                        b[k].lower = <int8_t>target
+                    if target > e.lower:
+                        e.lower = <int8_t>target
                 else:
-                    if target - 1 < b[k].upper:
-                        b[k].upper = <int8_t>(target - 1)
-                b[k].stamp = self.stamp
+                    if target - 1 < e.upper:
+                        e.upper = <int8_t>(target - 1)
+                b.stamp[k] = self.stamp
                 return
-        victim = -1
+        victim = 0
         best = 0xFFFFFFFF
         for k in range(BUCKET):
-            if not (b[k].meta & 0x8000):
+            if b.tag[k] == 0:
                 victim = k
                 self.tt_used += 1
                 break
-            if b[k].stamp < best:
-                best = b[k].stamp
+            if b.stamp[k] < best:
+                best = b.stamp[k]
                 victim = k
-        b[victim].shape = shape
-        b[victim].meta = meta
-        b[victim].mask = mask
-        b[victim].pat[0] = p0
-        b[victim].pat[1] = p1
-        b[victim].pat[2] = p2
-        b[victim].stamp = self.stamp
+        b.tag[victim] = tag
+        b.stamp[victim] = self.stamp
+        e = &b.slot[victim]
+        e.shape = shape
+        e.meta = meta
+        e.mask = mask
+        e.pat[0] = p0
+        e.pat[1] = p1
+        e.pat[2] = p2
         if ok:
-            b[victim].lower = <int8_t>target
-            b[victim].upper = <int8_t>rem
+            e.lower = <int8_t>target
+            e.upper = <int8_t>rem
         else:
-            b[victim].lower = -1
-            b[victim].upper = <int8_t>(target - 1)
+            e.lower = -1
+            e.upper = <int8_t>(target - 1)
         if self.tt_used * 4 > self.tt_buckets * BUCKET * 3 and self.tt_buckets < self.tt_max_buckets:
             self._grow()
 
@@ -376,8 +408,8 @@ cdef class Solver:
         cdef uint64_t h0 = self.hand[0], h1 = self.hand[1], h2 = self.hand[2], h3 = self.hand[3]
         cdef uint64_t alive = h0 | h1 | h2 | h3
         cdef int rem = ds_pop(self.hand[leader])
-        cdef int s, p, x, j, res, qt
-        cdef uint64_t sp, hx, others, shape, crw, a
+        cdef int s, p, j, res, qt, team, tm
+        cdef uint64_t sp, shape, crw, a
         cdef uint64_t rel[4]
         cdef uint16_t meta
         if self.nil < 0 and target <= 0:
@@ -392,26 +424,28 @@ cdef class Solver:
         if rem == 1:
             return self._last_trick(target, rw)
 
-        # sure trump tricks: the holder of the top spade wins a trick with
-        # each spade it holds above every other hand's spades.
+        # sure trump tricks of each side (won whoever leads): see _team_sure
         sp = alive & DS_SPADES
         if sp and USE_SURE:
-            x = 0
-            while not (self.hand[x] >> ds_hib(sp)) & 1:
-                x += 1
-            hx = self.hand[x] & DS_SPADES
-            others = sp & ~hx
-            if x == self.nil:
+            if self.nil >= 0 and (self.hand[self.nil] >> ds_hib(sp)) & 1:
+                # the nil hand holds the top spade: it must win a trick
                 rw[0] = DS_ONE << ds_hib(sp)
                 return 0
-            j = _top_run(hx, sp)
-            if (self.count >> x) & 1:
-                if self.nil < 0 and j >= target:
-                    rw[0] = _kth_highest(sp, j)
-                    return 1
-            elif rem - j < target:
-                rw[0] = _kth_highest(sp, j)
-                return 0
+            for team in range(2):
+                tm = self.side if team == 0 else (~self.side) & 15
+                if tm == 0:
+                    continue
+                if (tm & self.count) == tm:
+                    if self.nil < 0:
+                        j = self._team_sure(tm, &crw)
+                        if j >= target:
+                            rw[0] = crw
+                            return 1
+                elif (tm & self.count) == 0:
+                    j = self._team_sure(tm, &crw)
+                    if rem - j < target:
+                        rw[0] = crw
+                        return 0
 
         # transposition table
         shape = 0
@@ -451,6 +485,42 @@ cdef class Solver:
         self._store(shape, meta, rel, alive, crw, target, res, rem)
         rw[0] = crw
         return res
+
+    cdef int _team_sure(self, int team, uint64_t* rw) noexcept nogil:
+        """Tricks the seats of ``team`` (a seat mask) win with trumps whatever
+        anyone plays: every card is played in the end, so
+
+        * each trick in which the team's longest trump hand plays a trump is
+          the team's unless an opponent's trump is in it: at least
+          ``longest - opponents' trumps`` tricks;
+        * the team's top trumps (above every opponent trump) of any one hand
+          fall in different tricks, each won by the team.
+        """
+        cdef uint64_t sp = (self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]) & DS_SPADES
+        cdef uint64_t mine = 0, opp = 0, top
+        cdef int q, n, longest = 0, best = 0
+        for q in range(4):
+            if (team >> q) & 1:
+                mine |= self.hand[q] & DS_SPADES
+                n = ds_pop(self.hand[q] & DS_SPADES)
+                if n > longest:
+                    longest = n
+            else:
+                opp |= self.hand[q] & DS_SPADES
+        rw[0] = 0
+        n = longest - ds_pop(opp)
+        if opp == 0:
+            return longest
+        top = mine >> (ds_hib(opp) + 1) << (ds_hib(opp) + 1)
+        if top:
+            for q in range(4):
+                if (team >> q) & 1:
+                    if ds_pop(self.hand[q] & top) > best:
+                        best = ds_pop(self.hand[q] & top)
+        if best > n:
+            rw[0] = _kth_highest(sp, ds_pop(top))
+            return best
+        return n if n > 0 else 0
 
     cdef int _quick_tricks(self, int leader, uint64_t* rw) noexcept nogil:
         """Tricks the leader can cash from the top, keeping the lead.
@@ -531,52 +601,110 @@ cdef class Solver:
         return n
 
     cdef void _order_lead(self, int seat, Move* mv, int n) noexcept nogil:
+        """Order the leads by suit categories (in the spirit of well-tuned
+        bridge solvers): give partner a ruff, finesse through the left-hand
+        opponent, lead from strength, plain leads, suits with a void, free
+        finesses for the right-hand opponent, trumps; a suit an opponent can
+        ruff comes last.  In each suit the top and bottom cards come first."""
         cdef uint64_t alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
         cdef int team = (self.side >> seat) & 1
-        cdef int i, q, c, s, r, top, owner, score, opp_ruff, pd_ruff, second
-        cdef uint64_t a, below
+        cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
+        cdef int std = (((self.side >> pd) & 1) == team and ((self.side >> lho) & 1) != team
+                        and ((self.side >> rho) & 1) != team)
+        cdef int i, q, s, cat, top, bottom, my_tr, opp_ruff, opp_void, pd_ruff, any_void
+        cdef int cats[4]
+        cdef int tops[4]
+        cdef int bottoms[4]
+        cdef uint64_t ms, ps, ls, rs, ours, suit_alive, A, K, Q, J, T, rest
+        my_tr = ds_pop(self.hand[seat] & DS_SPADES)
+        for s in range(4):
+            cats[s] = -1
+            tops[s] = -1
+            bottoms[s] = 99
         for i in range(n):
-            c = mv[i].card
-            s = c // 13
-            r = c % 13
-            a = _suit(alive, s)
-            top = ds_hib(a)
-            owner = 0
-            while not (self.hand[owner] >> (13 * s + top)) & 1:
-                owner += 1
-            opp_ruff = 0
-            pd_ruff = 0
-            if s != 0:
-                for q in range(4):
-                    if q != seat and _suit(self.hand[q], s) == 0 and (self.hand[q] & DS_SPADES):
-                        if ((self.side >> q) & 1) == team:
-                            pd_ruff = 1
-                        else:
-                            opp_ruff = 1
-            if owner == seat:
-                if r == top:
-                    score = 20 if opp_ruff else 80
-                else:
-                    score = 30 - r
-            elif ((self.side >> owner) & 1) == team:
-                score = 15 - r if opp_ruff else 60 - r
-            else:
-                below = a & ~(DS_ONE << top)
-                second = ds_hib(below) if below else -1
-                if r == second:
-                    score = 45
-                else:
-                    score = 25 - r
-            if pd_ruff and not opp_ruff:
-                score += 30
+            s = mv[i].card // 13
+            if mv[i].card > tops[s]:
+                tops[s] = mv[i].card
+            if mv[i].card < bottoms[s]:
+                bottoms[s] = mv[i].card
+        for s in range(4):
+            if tops[s] < 0:
+                continue
             if s == 0:
-                if ((self.side >> owner) & 1) == team:
-                    score += 10
-                else:
-                    score -= 10
-            mv[i].score = score
+                cats[s] = 50
+                continue
+            ms = _suit(self.hand[seat], s)
+            ps = 0
+            opp_ruff = 0
+            opp_void = 0
+            pd_ruff = 0
+            any_void = 0
+            for q in range(4):
+                if q == seat:
+                    continue
+                if ((self.side >> q) & 1) == team:
+                    ps |= _suit(self.hand[q], s)
+                    if _suit(self.hand[q], s) == 0:
+                        any_void = 1
+                        if (self.hand[q] & DS_SPADES) and ds_pop(self.hand[q] & DS_SPADES) <= my_tr:
+                            pd_ruff = 1
+                elif _suit(self.hand[q], s) == 0:
+                    opp_void = 1
+                    any_void = 1
+                    if self.hand[q] & DS_SPADES:
+                        opp_ruff = 1
+            if opp_ruff:
+                cats[s] = 0
+                continue
+            suit_alive = _suit(alive, s)
+            rest = suit_alive
+            A = (DS_ONE << ds_hib(rest)) if rest else 0
+            rest &= ~A
+            K = (DS_ONE << ds_hib(rest)) if rest else 0
+            rest &= ~K
+            Q = (DS_ONE << ds_hib(rest)) if rest else 0
+            rest &= ~Q
+            J = (DS_ONE << ds_hib(rest)) if rest else 0
+            rest &= ~J
+            T = (DS_ONE << ds_hib(rest)) if rest else 0
+            ours = ms | ps
+            cat = 300
+            if std:
+                ps = _suit(self.hand[pd], s)
+                ls = _suit(self.hand[lho], s)
+                rs = _suit(self.hand[rho], s)
+                if ds_pop(ps) >= 2 and ds_pop(ls) >= 2 and (
+                        ((ps & K) and (ls & A))
+                        or ((ps & A) and (ls & K) and ((ps & Q) or (Q and J and (ours & (Q | J)) == (Q | J))))
+                        or ((ps & K) and (ls & Q) and ((ps & J) or (J and T and (ours & (J | T)) == (J | T))))):
+                    cats[s] = 500
+                    continue
+                if ds_pop(ms) >= 2 and ds_pop(rs) >= 2 and (
+                        ((ms & A) and (rs & K)) or ((ms & K) and (rs & A) and not (ours & Q))):
+                    cats[s] = 100
+                    continue
+            if not opp_void and ds_pop(ours & (A | K | Q)) >= 2:
+                cat = 400
+            elif pd_ruff and not opp_void and not (ms == A):
+                cat = 600
+            elif any_void:
+                cat = 200
+            cats[s] = cat
+        for i in range(n):
+            s = mv[i].card // 13
+            if cats[s] == 600:
+                mv[i].score = 602 if mv[i].card == bottoms[s] else 0
+            elif mv[i].card == tops[s]:
+                mv[i].score = cats[s] + 2
+            elif mv[i].card == bottoms[s]:
+                mv[i].score = cats[s] + 1
+            else:
+                mv[i].score = 0
 
     cdef void _order_follow(self, int seat, Move* mv, int n) noexcept nogil:
+        """Order the plays to a trick: duck when partner's card holds or we
+        cannot win, win as cheaply as is safe, ruff low, discard from long
+        suits."""
         cdef int leader = self.tleader
         cdef int pos = self.tlen
         cdef int ls = self.tcard[0] // 13
@@ -584,62 +712,86 @@ cdef class Solver:
         cdef int wseat = (leader + self.twin) & 3
         cdef int team = (self.side >> seat) & 1
         cdef int pw = ((self.side >> wseat) & 1) == team
-        cdef int i, k, q, c, s, r, score, safe, can_ruff, top_later
-        cdef uint64_t alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
-        cdef uint64_t qs, later_opp_suit = 0, later_opp_sp = 0
-        # the cards of the opponents still to play after this seat
-        can_ruff = 0
+        cdef int i, k, q, c, s, r, my_top, my_low_win, later_top, later_void, later_ruff
+        cdef int pd_later_top, safe
+        cdef uint64_t lat = 0, pd_lat = 0, mine, hi
+        cdef int lens[4]
+        cdef int bottoms[4]
+        later_void = 0
+        later_ruff = 0
         for k in range(pos + 1, 4):
             q = (leader + k) & 3
             if ((self.side >> q) & 1) == team:
+                pd_lat |= _suit(self.hand[q], ls)
                 continue
-            qs = _suit(self.hand[q], ls)
-            later_opp_suit |= qs
-            if qs == 0 and (self.hand[q] & DS_SPADES):
-                can_ruff = 1
-                later_opp_sp |= self.hand[q] & DS_SPADES
-        top_later = ds_hib(later_opp_suit) + 13 * ls if later_opp_suit else -1
-        # is the card now winning safe against the opponents still to play?
-        if wc // 13 == ls:
-            safe = (top_later < wc) and not can_ruff
-        else:
-            safe = later_opp_sp == 0 or ds_hib(later_opp_sp) < wc
+            if _suit(self.hand[q], ls) == 0:
+                later_void = 1
+                if self.hand[q] & DS_SPADES:
+                    later_ruff = 1
+            lat |= _suit(self.hand[q], ls)
+        later_top = 13 * ls + ds_hib(lat) if lat else -1
+        pd_later_top = 13 * ls + ds_hib(pd_lat) if pd_lat else -1
+        mine = _suit(self.hand[seat], ls)
+        if mine:
+            my_top = 13 * ls + ds_hib(mine)
+            # is partner's winning card safe from the opponents still to play?
+            if wc // 13 == ls:
+                safe = (not later_ruff) and wc > later_top
+            else:
+                safe = 1
+            if pos == 3:
+                safe = 1
+            if not _beats(my_top, wc) or (pw and safe):
+                for i in range(n):
+                    mv[i].score = 100 - mv[i].card % 13
+                return
+            if pos == 1 and not pw and pd_later_top > wc and (not lat or pd_later_top > later_top):
+                # partner, still to play, can beat the trick: second hand low
+                for i in range(n):
+                    mv[i].score = 100 - mv[i].card % 13
+                return
+            hi = mine & ~((DS_ONE << (wc - 13 * ls + 1)) - 1) if wc // 13 == ls else mine
+            my_low_win = 13 * ls + ds_ctz(hi)
+            for i in range(n):
+                c = mv[i].card
+                r = c % 13
+                if _beats(c, wc):
+                    if pos == 3 or not lat or (my_low_win > later_top and not later_ruff):
+                        mv[i].score = 200 - r
+                    else:
+                        mv[i].score = 200 + r
+                else:
+                    mv[i].score = 100 - r
+            return
+        # void in the suit led: ruff or discard
+        for s in range(4):
+            lens[s] = ds_pop(_suit(self.hand[seat], s))
+            bottoms[s] = 99
+        for i in range(n):
+            s = mv[i].card // 13
+            if mv[i].card < bottoms[s]:
+                bottoms[s] = mv[i].card
+        safe = pos == 3 or (lat and wc > later_top and not later_ruff) or (wc // 13 == 0 and not later_ruff)
         for i in range(n):
             c = mv[i].card
             s = c // 13
             r = c % 13
-            if s == ls:
-                if pw:
-                    if safe:
-                        score = 50 - r
-                    elif _beats(c, wc) and c > top_later and not can_ruff:
-                        score = 45 - r
-                    else:
-                        score = 30 - r
-                elif _beats(c, wc):
-                    if pos == 3 or (c > top_later and not can_ruff):
-                        score = 60 - r
-                    elif pos == 2:
-                        score = 35 + r
-                    else:
-                        score = 20 - r
-                else:
-                    score = 25 - r
-            elif s == 0:
+            if s == 0:
                 if pw and safe:
-                    score = 5 - r
-                elif _beats(c, wc):
-                    if later_opp_sp and ds_hib(later_opp_sp) > c:
-                        score = 35 - r
+                    mv[i].score = 10 - r
+                elif wc // 13 == 0:
+                    if not pw and c > wc:
+                        mv[i].score = 300 - r
                     else:
-                        score = 55 - r
+                        mv[i].score = 10 - r
+                elif pos == 3 or lat or not later_ruff:
+                    mv[i].score = 300 - r if c == bottoms[0] else 20 - r
                 else:
-                    score = 2 - r
+                    mv[i].score = 250 + r
+            elif c == bottoms[s]:
+                mv[i].score = 100 + lens[s]
             else:
-                score = 20 - r
-                if ds_hib(_suit(alive, s)) == r:
-                    score -= 15
-            mv[i].score = score
+                mv[i].score = 30 - r
 
     cdef int _expand(self, int target, uint64_t* rw) noexcept nogil:
         cdef int tlen = self.tlen
@@ -651,8 +803,9 @@ cdef class Solver:
         cdef int maxnode = (self.side >> seat) & 1
         cdef int old_twin = self.twin
         cdef int old_broken = self.broken
-        cdef int i, k, c, res, wpos, wcard, wseat, nt, t0, t1, t2
-        cdef uint64_t cb, crw, cw, acc = 0, hk
+        cdef int i, k, c, res, wpos, wcard, wseat, nt, t0, t1, t2, low, lwset
+        cdef int lw[4]
+        cdef uint64_t cb, crw, cw, acc = 0, hk, r, alive
         cdef Hint* hint
         hk = self.zob ^ ((<uint64_t>(tlen * 4 + leader) + 1) * <uint64_t>0x9E3779B97F4A7C15)
         hk ^= hk >> 31
@@ -668,8 +821,17 @@ cdef class Solver:
                         mv[i].score += 1000
                         break
             _sort_moves(mv, n)
+        lw[0] = 0
+        lw[1] = 13
+        lw[2] = 26
+        lw[3] = 39
+        lwset = 0
         for i in range(n):
             c = mv[i].card
+            if c < lw[c // 13]:
+                # a small card like one tried before: below every rank that
+                # mattered to that card's result, so it gives the same result
+                continue
             cb = DS_ONE << c
             self.hand[seat] ^= cb
             self.tcard[tlen] = c
@@ -718,13 +880,26 @@ cdef class Solver:
             self.zob ^= ZOB[c]
             self.hand[seat] ^= cb
             if res == maxnode:
-                # cutoff: this move proves the result
+                        # cutoff: this move proves the result
                 rw[0] = crw
                 if n > 1:
                     hint.check = <uint32_t>(hk >> 32)
                     hint.card = c
                 return res
             acc |= crw
+            k = c // 13
+            if not (lwset >> k) & 1:
+                lwset |= 1 << k
+                r = _suit(acc, k)
+                if r:
+                    alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
+                    for wpos in range(tlen):
+                        alive |= DS_ONE << self.tcard[wpos]
+                    low = 13 * k + _extended_low(self.hand, r, k, _suit(alive, k))
+                else:
+                    low = 13 * k + 13
+                if c < low:
+                    lw[k] = low
         rw[0] = acc
         return 1 - maxnode
 
@@ -781,7 +956,7 @@ cdef class Solver:
         return w
 
     cpdef object query(self, int kind, tuple hands, int leader, int side, tuple trick,
-                       bint spades_broken, bint breaking, int count, int nil_seat):
+                       bint spades_broken, bint breaking, int count, int nil_seat, int target=-1000):
         """The one door into the core (positions are checked by the caller).
 
         kind 0: the value (max_tricks); 1: a list of ``(group_mask, value)``
@@ -818,6 +993,12 @@ cdef class Solver:
             if i == 0 or _beats(k, self.tcard[self.twin]):
                 self.twin = i
         self.tlen = len(trick)
+
+        if kind == KIND_TEST:
+            with nogil:
+                self.ply = 0
+                v = self._search(target, &rw)
+            return v
 
         if kind == KIND_MAX:
             with nogil:
