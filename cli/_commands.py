@@ -8,6 +8,7 @@ MODULES = [
     # "solve", "analyse", "batch", # issue 3 (engine)
     "batch",                       # issue 3 (engine): batch deals
     "solve",                       # issue 3 (engine): DD result and DD table
+    "analyse",                     # issue 3 (engine): card values and an optimal line
     # "duck",                      # issue 4
     "bid",                         # issue 5
 ]
