@@ -321,7 +321,6 @@ cdef class Solver:
                 low = _extended_low(self.hand, r, s, a)
                 cnt = ds_pop(a >> low)
                 mask |= (((DS_ONE << cnt) - 1) << (13 - cnt)) << (13 * s)
-        STATS[7] += ds_pop(mask)
         p0 = rel[0] & mask
         p1 = rel[1] & mask
         p2 = rel[2] & mask
