@@ -272,7 +272,8 @@ def _extras(deal: Deal) -> List[object]:
             line.append_text(cards_text(display_order(iter_cards(mask))))
         out.append(line)
     if deal.scores:
-        t = Table(title="Running scores (before this hand)", title_justify="left", show_edge=False)
+        t = Table(title="Running scores before this hand", title_justify="left", show_edge=False,
+                  min_width=34)
         t.add_column("player")
         t.add_column("points", justify="right")
         t.add_column("bags", justify="right")
