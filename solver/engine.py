@@ -133,6 +133,15 @@ class Solver:
         pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
         return self._core.query(_engine.KIND_MAX, *pos)
 
+    def at_least(self, hands: Sequence[int], leader: int, side: int, target: int,
+                 trick: Sequence[int] = (), spades_broken: bool = False, breaking: bool = True,
+                 count: Optional[int] = None, nil_seat: Optional[int] = None) -> bool:
+        """Is ``max_tricks(...) >= target``? One null-window search, cheaper
+        than the exact value. With ``nil_seat`` and ``target=0``: can the side
+        keep that seat from winning any trick?"""
+        pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
+        return bool(self._core.query(_engine.KIND_TEST, *pos, int(target)))
+
     def card_groups(self, hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
                     spades_broken: bool = False, breaking: bool = True,
                     count: Optional[int] = None,
