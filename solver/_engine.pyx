@@ -792,6 +792,32 @@ cdef class Solver:
             else:
                 mv[i].score = 30 - r
 
+    cdef uint64_t _extend_rw(self, uint64_t rw, int seat) noexcept nogil:
+        """Relevant cards as seen by an ancestor: when the lowest relevant
+        card of a suit is in ``seat``'s hand, the cards of that hand
+        equivalent to it here (one move in this node's search, though perhaps
+        not equivalent at an ancestor) are relevant too."""
+        cdef uint64_t alive, r, a, h, below
+        cdef int s, low, i
+        alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
+        for i in range(self.tlen):
+            alive |= DS_ONE << self.tcard[i]
+        for s in range(4):
+            r = _suit(rw, s)
+            if r == 0:
+                continue
+            low = ds_ctz(r)
+            h = _suit(self.hand[seat], s)
+            if not (h >> low) & 1:
+                continue
+            a = _suit(alive, s)
+            below = a & ((DS_ONE << low) - 1)
+            while below and (h >> ds_hib(below)) & 1:
+                low = ds_hib(below)
+                below &= ~(DS_ONE << low)
+            rw |= DS_ONE << (13 * s + low)
+        return rw
+
     cdef int _expand(self, int target, uint64_t* rw) noexcept nogil:
         cdef int tlen = self.tlen
         cdef int leader = self.tleader
@@ -879,8 +905,8 @@ cdef class Solver:
             self.zob ^= ZOB[c]
             self.hand[seat] ^= cb
             if res == maxnode:
-                        # cutoff: this move proves the result
-                rw[0] = crw
+                # cutoff: this move proves the result
+                rw[0] = self._extend_rw(crw, seat)
                 if n > 1:
                     hint.check = <uint32_t>(hk >> 32)
                     hint.card = c
@@ -899,7 +925,7 @@ cdef class Solver:
                     low = 13 * k + 13
                 if c < low:
                     lw[k] = low
-        rw[0] = acc
+        rw[0] = self._extend_rw(acc, seat)
         return 1 - maxnode
 
     # ------------------------------------------------------------------
