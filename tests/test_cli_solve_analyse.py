@@ -1,0 +1,518 @@
+"""``dummy-spades solve`` and ``dummy-spades analyse`` through typer's CliRunner,
+over every bundled deal in hands/.
+
+Golden files: ``tests/golden/solve/<deal>.json`` is ``solve --json`` on the
+file as it is and ``<deal>.no-breaking.json`` with ``--no-spade-breaking``
+(``"file"`` left out). Refresh after a deliberate change with
+``UPDATE_GOLDEN=1 python -m pytest tests/test_cli_solve_analyse.py``. Their
+numbers are not trusted because they were once produced: every run checks
+them independently -
+
+* spade-breaking rule off (and positions where spades are already broken,
+  where the rule no longer matters): against DDS through endplay;
+* rule on, few cards left: against the reference twin;
+* rule on, full deals: the two sides' searches must agree (a fresh solver),
+  and along an optimal line of play the position where spades get broken is
+  checked against DDS (and the last tricks against the reference twin).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from solver import analysis, reference
+from solver.cards import format_card, format_hand, parse_card
+from solver.dealfile import load_deal
+from solver.play import PlayState
+from solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_of
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDS = sorted((ROOT / "hands").glob("*.yaml"))
+GOLDEN = Path(__file__).resolve().parent / "golden" / "solve"
+FINISHED = {"bag-penalty"}  # all 13 tricks played: nothing to solve
+SOLVABLE = [p for p in HANDS if p.stem not in FINISHED]
+UPDATE = bool(os.environ.get("UPDATE_GOLDEN"))
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def hand_path(stem: str) -> Path:
+    return ROOT / "hands" / f"{stem}.yaml"
+
+
+def declarer_option(path: Path) -> List[str]:
+    """``--declarer`` for files without a complete auction (the first player)."""
+    deal = load_deal(path)
+    return [] if deal.declarer is not None else ["--declarer", deal.players[0]]
+
+
+@functools.lru_cache(maxsize=None)
+def solve_json(stem: str, no_breaking: bool) -> dict:
+    args = ["solve", hand_path(stem), "--json"] + (["--no-spade-breaking"] if no_breaking else [])
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@functools.lru_cache(maxsize=None)
+def analyse_json(stem: str, no_breaking: bool) -> dict:
+    path = hand_path(stem)
+    args = ["analyse", path, "--json", *declarer_option(path)]
+    result = run(*(args + (["--no-spade-breaking"] if no_breaking else [])))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def golden_cases() -> List[Tuple[str, bool]]:
+    """(deal, --no-spade-breaking) pairs with a golden file."""
+    out = []
+    for path in SOLVABLE:
+        out.append((path.stem, False))
+        if load_deal(path).rules.breaking:
+            out.append((path.stem, True))
+    return out
+
+
+GOLDEN_CASES = golden_cases()
+GOLDEN_IDS = [f"{s}{'-off' if off else ''}" for s, off in GOLDEN_CASES]
+
+
+def golden_path(stem: str, no_breaking: bool) -> Path:
+    return GOLDEN / f"{stem}{'.no-breaking' if no_breaking else ''}.json"
+
+
+def golden(stem: str, no_breaking: bool) -> dict:
+    return json.loads(golden_path(stem, no_breaking).read_text(encoding="utf-8"))
+
+
+# ------------------------------------------------------------------ DDS helpers
+def dds_side_tricks(hands: Sequence[int], leader: int, trick: Sequence[int], side: int) -> int:
+    """DDS (endplay): the most tricks ``side`` takes from the trick in progress
+    on, bridge play with spades trump (= the rule off, or spades broken)."""
+    types = pytest.importorskip("endplay.types")
+    dds = pytest.importorskip("endplay.dds")
+    held = list(hands)
+    for i, card in enumerate(trick):
+        held[(leader + i) % 4] |= 1 << card
+    deal = types.Deal("N:" + " ".join(format_hand(h) for h in held))
+    deal.trump = types.Denom.spades
+    deal.first = types.Player(leader)
+    for card in trick:
+        deal.play(types.Card(format_card(card)))
+    best = max(score for _, score in dds.solve_board(deal))
+    left = bin(hands[(leader + len(trick)) % 4]).count("1")
+    mover = (leader + len(trick)) % 4
+    return best if side_of(mover) == side else left - best
+
+
+def position_args(state: PlayState) -> dict:
+    p = state.engine_position()
+    return {"hands": p.hands, "leader": p.leader, "trick": p.trick,
+            "spades_broken": p.spades_broken, "breaking": p.breaking}
+
+
+def won_by(state: PlayState, side: int) -> int:
+    return sum(w for s, w in enumerate(state.tricks_won) if side >> s & 1)
+
+
+def independent_side_tricks(state: PlayState, side: int) -> Optional[int]:
+    """The side's total by DDS or the reference twin when either applies, else None."""
+    pos = position_args(state)
+    if not state.breaking or state.spades_broken:
+        return won_by(state, side) + dds_side_tricks(pos["hands"], pos["leader"], pos["trick"], side)
+    if max(bin(h).count("1") for h in pos["hands"]) <= 5:
+        return won_by(state, side) + reference.max_tricks(side=side, **pos)
+    return None
+
+
+# ------------------------------------------------------------------ golden files
+@pytest.mark.parametrize("stem, no_breaking", GOLDEN_CASES, ids=GOLDEN_IDS)
+def test_solve_json_matches_golden(stem, no_breaking):
+    got = dict(solve_json(stem, no_breaking))
+    assert got.pop("file") == str(hand_path(stem))
+    path = golden_path(stem, no_breaking)
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert path.exists(), f"no golden file {path.name}: run with UPDATE_GOLDEN=1"
+    assert got == golden(stem, no_breaking)
+
+
+@pytest.mark.parametrize("stem, no_breaking", GOLDEN_CASES, ids=GOLDEN_IDS)
+def test_golden_contract_is_independently_right(stem, no_breaking):
+    g = golden(stem, no_breaking)
+    deal = analysis.with_breaking(load_deal(hand_path(stem)), False if no_breaking else None)
+    assert g["spade_breaking"] == deal.rules.breaking
+    if g["contract"] is None:
+        assert deal.declarer is None
+        return
+    state = deal.play_state()
+    want = independent_side_tricks(state, DECLARER_SIDE)
+    if want is None:  # a full deal with the rule on: the other side's search, fresh solver
+        fresh = analysis.make_solver(16)
+        want = 13 - won_by(state, DEFENDER_SIDE) - fresh.max_tricks(side=DEFENDER_SIDE,
+                                                                     **position_args(state))
+    assert g["contract"]["declarer_tricks"] == want
+    assert g["contract"]["defender_tricks"] == 13 - want
+
+
+def line_check(state: PlayState, side: int, value: int) -> int:
+    """Replay an optimal line (engine, rule as in ``state``) and check its
+    tail independently: at the first trick boundary with spades broken by
+    DDS, at the last four tricks by the reference twin. Returns checks made."""
+    line = analysis.make_solver(16).optimal_line(side=side, **position_args(state))
+    replay = state.copy()
+    checks = 0
+    dds_done = False
+    for card in line:
+        if not replay.trick:
+            left = bin(replay.hands[replay.leader]).count("1")
+            if not dds_done and (replay.spades_broken or not replay.breaking):
+                got = independent_side_tricks(replay, side)
+                assert got == value, f"DDS after {len(replay.tricks)} tricks"
+                dds_done, checks = True, checks + 1
+            if left == 4:
+                assert won_by(replay, side) + reference.max_tricks(
+                    side=side, **position_args(replay)) == value, "reference, last 4 tricks"
+                checks += 1
+        replay.play(card)  # legal under the deal's rule
+    assert replay.is_over and won_by(replay, side) == value
+    return checks
+
+
+@pytest.mark.parametrize("stem, no_breaking", GOLDEN_CASES, ids=GOLDEN_IDS)
+def test_golden_table_is_independently_right(stem, no_breaking):
+    g = golden(stem, no_breaking)
+    deal = analysis.with_breaking(load_deal(hand_path(stem)), False if no_breaking else None)
+    assert [r["declarer"] for r in g["table"]] == list(deal.players)
+    for row in g["table"]:
+        state = deal.initial_state(row["declarer"])
+        seating = deal.seating(row["declarer"])
+        assert row["opening_leader"] == first_bidder(deal.players, deal.dealer) == state.names[state.leader]
+        assert (row["left_defender"], row["right_defender"]) == seating.defenders
+        assert row["declarer_tricks"] + row["defender_tricks"] == 13
+        if not deal.rules.breaking:
+            pos = position_args(state)
+            assert row["declarer_tricks"] == dds_side_tricks(pos["hands"], pos["leader"], (), DECLARER_SIDE)
+            continue
+        # rule on, full deal: the defenders' own search (fresh solver) gives the same split,
+        # and an optimal line checks out against DDS once spades are broken
+        fresh = analysis.make_solver(16)
+        assert row["defender_tricks"] == fresh.max_tricks(side=DEFENDER_SIDE, **position_args(state))
+        assert line_check(state, DECLARER_SIDE, row["declarer_tricks"]) >= 1
+
+
+def test_goldens_cover_every_solvable_deal():
+    names = {p.name for p in GOLDEN.glob("*.json")}
+    for stem, no_breaking in GOLDEN_CASES:
+        assert golden_path(stem, no_breaking).name in names
+    assert len(names) == len(GOLDEN_CASES)
+
+
+def test_rule_on_and_off_differ_only_where_the_rule_can_bite():
+    """spade-breaking.yaml: the dummy leads from Q754 of spades and a heart.
+    Rule on: 2 of the last 5 (the heart must be led); off: 3."""
+    on, off = golden("spade-breaking", False), golden("spade-breaking", True)
+    won = on["contract"]["won"]["declarer"]
+    assert on["contract"]["declarer_tricks"] == won + 2
+    assert off["contract"]["declarer_tricks"] == won + 3
+    # the rule is off in this file: nothing to switch
+    assert golden("no-spade-breaking", False)["spade_breaking"] is False
+
+
+# ------------------------------------------------------------------ solve JSON
+SOLVE_KEYS = {"file", "title", "spade_breaking", "players", "dealer", "opening_leader", "declarer",
+              "contract", "table"}
+CONTRACT_KEYS = {"declarer", "left_defender", "right_defender", "play_order", "position", "won",
+                 "declarer_tricks", "defender_tricks", "players", "nils", "ignored_nils"}
+POSITION_KEYS = {"tricks_played", "cards_played", "to_move", "played_by", "spades_broken"}
+PLAYER_KEYS = {"player", "role", "bid", "side_tricks", "made", "contract_points", "bags",
+               "nil_points", "points"}
+NIL_KEYS = {"bidder", "hand", "side", "kept", "side_tricks", "lost_already", "points"}
+ROW_KEYS = {"declarer", "left_defender", "right_defender", "opening_leader", "declarer_tricks",
+            "defender_tricks"}
+
+
+@pytest.mark.parametrize("stem, no_breaking", GOLDEN_CASES, ids=GOLDEN_IDS)
+def test_solve_json_schema_and_consistency(stem, no_breaking):
+    out = solve_json(stem, no_breaking)
+    deal = load_deal(hand_path(stem))
+    assert set(out) == SOLVE_KEYS
+    assert out["players"] == list(deal.players) and out["dealer"] == deal.dealer
+    assert out["opening_leader"] == first_bidder(deal.players, deal.dealer)
+    assert out["declarer"] == deal.declarer
+    assert len(out["table"]) == 3
+    for row in out["table"]:
+        assert set(row) == ROW_KEYS
+        assert row["declarer_tricks"] + row["defender_tricks"] == 13
+    c = out["contract"]
+    if deal.declarer is None:
+        assert c is None
+        return
+    assert set(c) == CONTRACT_KEYS and set(c["position"]) == POSITION_KEYS
+    assert c["declarer_tricks"] + c["defender_tricks"] == 13
+    assert c["won"]["declarer"] <= c["declarer_tricks"] and c["won"]["defenders"] <= c["defender_tricks"]
+    assert c["position"]["cards_played"] == len(deal.played)
+    bids = deal.auction.tricks_bid
+    for p in c["players"]:
+        assert set(p) == PLAYER_KEYS
+        tricks = c["declarer_tricks"] if p["player"] == deal.declarer else c["defender_tricks"]
+        assert p["role"] == ("declarer" if p["player"] == deal.declarer else "defender")
+        assert p["bid"] == bids[p["player"]] and p["side_tricks"] == tricks
+        assert p["made"] == (tricks >= p["bid"])
+        assert p["points"] == p["contract_points"] + p["nil_points"]
+    applicable = [(b.bidder, b.hand) for b in deal.auction.applicable_nils()]
+    assert [(n["bidder"], n["hand"]) for n in c["nils"]] == applicable
+    for n in c["nils"]:
+        assert set(n) == NIL_KEYS
+        assert n["points"] == (100 if n["kept"] else -100)
+        assert (n["side_tricks"] >= 0) == n["kept"]
+        side_total = c["declarer_tricks"] if n["side"] == "declarer" else c["defender_tricks"]
+        assert n["side_tricks"] <= side_total  # keeping a nil never gains tricks
+    nil_points = {p["player"]: p["nil_points"] for p in c["players"]}
+    for player in deal.players:
+        assert nil_points[player] == sum(n["points"] for n in c["nils"] if n["bidder"] == player)
+    ignored = [(b.bidder, b.hand) for b in deal.auction.ignored_nils()]
+    assert [(n["bidder"], n["hand"]) for n in c["ignored_nils"]] == ignored
+
+
+def test_kept_nils_are_kept_on_a_line_of_play():
+    """nil-bets.yaml: both nils that count can be kept; replaying the engine's
+    nil-keeping line, the nil hand wins nothing and its side takes the
+    promised tricks."""
+    out = solve_json("nil-bets", False)
+    deal = load_deal(hand_path("nil-bets"))
+    state = deal.play_state()
+    seating = deal.seating()
+    assert [n["kept"] for n in out["contract"]["nils"]] == [True, True]
+    for n in out["contract"]["nils"]:
+        seat = seating.seat_of(n["hand"])
+        side = side_of(seat)
+        line = analysis.make_solver(16).optimal_line(side=side, nil_seat=seat, **position_args(state))
+        replay = state.copy()
+        for card in line:
+            replay.play(card)
+        assert replay.tricks_won[seat] == 0
+        assert won_by(replay, side) == n["side_tricks"]
+
+
+# ------------------------------------------------------------------ analyse JSON
+ANALYSE_KEYS = {"file", "title", "spade_breaking", "declarer", "play_order", "position", "to_move",
+                "played_by", "side", "side_hands", "side_won", "value", "best_cards", "groups",
+                "cards", "line"}
+A_POSITION_KEYS = {"tricks_played", "trick", "leader", "on_table", "spades_broken", "won"}
+LINE_KEYS = {"cards", "tricks", "declarer_tricks", "defender_tricks"}
+TRICK_KEYS = {"number", "leader", "cards", "winner", "declarer_tricks", "defender_tricks"}
+
+ANALYSE_CASES = GOLDEN_CASES
+
+
+@pytest.mark.parametrize("stem, no_breaking", ANALYSE_CASES, ids=GOLDEN_IDS)
+def test_analyse_json_is_consistent(stem, no_breaking):
+    out = analyse_json(stem, no_breaking)
+    path = hand_path(stem)
+    deal = analysis.with_breaking(load_deal(path), False if no_breaking else None)
+    declarer = deal.declarer or deal.players[0]
+    state = deal.play_state(declarer)
+    assert set(out) == ANALYSE_KEYS and set(out["position"]) == A_POSITION_KEYS
+    assert out["declarer"] == declarer and out["play_order"] == list(state.names)
+    assert out["spade_breaking"] == deal.rules.breaking
+    seat = state.to_move
+    side = side_of(seat)
+    assert out["to_move"] == state.names[seat]
+    assert out["played_by"] == state.names[0 if seat == 2 else seat]  # the declarer plays the dummy
+    assert out["side"] == ("declarer" if side == DECLARER_SIDE else "defenders")
+    assert out["side_won"] == won_by(state, side)
+    assert [c["card"] for c in out["position"]["on_table"]] == [format_card(c) for c in state.trick]
+    # every legal card once, grouped; values from the groups; best marked
+    legal = sorted(state.legal_moves())
+    grouped = sorted(parse_card(c) for g in out["groups"] for c in g["cards"])
+    assert grouped == legal
+    assert sorted(parse_card(c) for c in out["cards"]) == legal
+    for g in out["groups"]:
+        assert all(out["cards"][c] == g["value"] for c in g["cards"])
+        assert g["best"] == (g["value"] == out["value"])
+    assert out["value"] == max(out["cards"].values())
+    assert sorted(out["best_cards"]) == sorted(c for c, v in out["cards"].items() if v == out["value"])
+    # the best card's value is the solve value at this position
+    if deal.declarer is not None:
+        contract = solve_json(stem, no_breaking)["contract"]
+        key = "declarer_tricks" if side == DECLARER_SIDE else "defender_tricks"
+        assert out["value"] == contract[key]
+    # the optimal line replays legally, starts with a best card and reaches the value
+    line = out["line"]
+    assert set(line) == LINE_KEYS
+    cards = [parse_card(c) for c in line["cards"]]
+    assert line["cards"][0] in out["best_cards"]
+    replay = state.copy()
+    tricks = []
+    for card in cards:
+        done = replay.play(card)
+        if done is not None:
+            tricks.append((replay.names[done.winner], replay.declarer_tricks, replay.defender_tricks))
+    assert replay.is_over
+    final = replay.declarer_tricks if side == DECLARER_SIDE else replay.defender_tricks
+    assert final == out["value"]
+    assert (line["declarer_tricks"], line["defender_tricks"]) == (replay.declarer_tricks,
+                                                                  replay.defender_tricks)
+    assert [(t["winner"], t["declarer_tricks"], t["defender_tricks"]) for t in line["tricks"]] == tricks
+    assert [t["number"] for t in line["tricks"]] == list(range(len(state.tricks) + 1, 14))
+    for i, t in enumerate(line["tricks"]):
+        assert set(t) == TRICK_KEYS and len(t["cards"]) == 4
+        on_table = [c["on_table"] for c in t["cards"]]
+        assert on_table == [i == 0 and k < len(state.trick) for k in range(4)]
+        order = [c["hand"] for c in t["cards"]]
+        start = state.names.index(t["leader"])
+        assert order == [state.names[(start + k) % 4] for k in range(4)]
+
+
+def test_analyse_values_independently_where_possible():
+    """mid-play (spades broken): every card against DDS; spade-breaking (5
+    cards, rule on): against the reference twin."""
+    out = analyse_json("mid-play", False)
+    deal = load_deal(hand_path("mid-play"))
+    state = deal.play_state()
+    for card, value in out["cards"].items():
+        after = state.copy()
+        after.play(parse_card(card))
+        assert independent_side_tricks(after, DECLARER_SIDE) == value, card
+    out = analyse_json("spade-breaking", False)
+    state = load_deal(hand_path("spade-breaking")).play_state()
+    want = reference.card_values(side=DECLARER_SIDE, **position_args(state))
+    assert out["cards"] == {"H2": want[parse_card("H2")] + state.declarer_tricks}
+    off = analyse_json("spade-breaking", True)
+    assert off["value"] == out["value"] + 1  # leading spades is allowed and worth a trick
+    assert set(off["cards"]) == {"SQ", "S7", "S5", "S4", "H2"}
+
+
+def test_analyse_declarer_option_for_a_partial_auction():
+    path = hand_path("freak-distribution")
+    for name in ("Alice", "Bob", "Carol"):
+        result = run("analyse", path, "--json", "--declarer", name)
+        assert result.exit_code == 0, result.output
+        out = json.loads(result.stdout)
+        assert out["declarer"] == name and out["play_order"][0] == name
+        assert out["to_move"] == "Alice"  # the first bidder leads whoever declares
+    # the value matches that declarer's row of the DD table
+    table = {r["declarer"]: r for r in solve_json("freak-distribution", False)["table"]}
+    bob = json.loads(run("analyse", path, "--json", "--declarer", "Bob").stdout)
+    assert bob["side"] == "defenders" and bob["value"] == table["Bob"]["defender_tricks"]
+
+
+# ------------------------------------------------------------------ Rich output
+@pytest.mark.parametrize("path", SOLVABLE, ids=[p.stem for p in SOLVABLE])
+def test_solve_screen(path):
+    result = run("solve", path)
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    deal = load_deal(path)
+    assert "DD table" in text
+    for player in deal.players:
+        assert player in text
+    if deal.declarer is not None:
+        assert f"{deal.declarer} declares" in text and "Double dummy:" in text
+    else:
+        assert "the DD table only" in text
+
+
+@pytest.mark.parametrize("path", SOLVABLE, ids=[p.stem for p in SOLVABLE])
+def test_analyse_screen(path):
+    result = run("analyse", path, *declarer_option(path))
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "To play:" in text and "best" in text and "An optimal line" in text and "Final:" in text
+
+
+def test_analyse_screen_says_the_declarer_plays_the_dummy():
+    result = run("analyse", hand_path("mid-play"))
+    assert "dummy — Carol (the declarer) chooses the dummy's card" in result.stdout
+
+
+def test_solve_screen_shows_nils():
+    text = " ".join(run("solve", hand_path("nil-bets")).stdout.split())
+    assert "Nil: Alice on dummy — kept" in text and "Nil: Carol on Bob — kept" in text
+    assert "Bob's nil on Alice does not count" in text
+
+
+def test_commands_are_registered():
+    result = run("--help")
+    assert "solve" in result.stdout and "analyse" in result.stdout
+    for command, options in (("solve", ("--no-spade-breaking", "--json", "--tt-mb")),
+                             ("analyse", ("--declarer", "--no-spade-breaking", "--json"))):
+        help_text = run(command, "--help").stdout
+        for option in options:
+            assert option in help_text
+
+
+def test_tt_mb_option_is_used():
+    small = run("solve", hand_path("worked-example"), "--json", "--tt-mb", "4")
+    assert small.exit_code == 0, small.output
+    out = json.loads(small.stdout)
+    out.pop("file")
+    assert out == golden("worked-example", False)
+
+
+# ------------------------------------------------------------------ bad input
+def one_error(result) -> str:
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert lines and lines[0].startswith("error:")
+    return " ".join(result.stderr.split())
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_finished_hand_is_an_error(command):
+    text = one_error(run(command, hand_path("bag-penalty")))
+    assert "bag-penalty.yaml" in text and "the hand is over" in text
+
+
+def test_analyse_without_declarer_is_an_error():
+    text = one_error(run("analyse", hand_path("freak-distribution")))
+    assert "no declarer" in text and "--declarer" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--declarer", "Zed"], "--declarer: unknown player 'Zed'"),
+    (["--declarer", "Bob"], "the auction makes Carol declarer, not Bob"),
+])
+def test_bad_declarer_is_an_error(args, message):
+    text = one_error(run("analyse", hand_path("worked-example"), *args))
+    assert message in text
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_file_errors(command, tmp_path):
+    text = one_error(run(command, tmp_path / "nope.yaml"))
+    assert "nope.yaml" in text and "cannot read the file" in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players: [A, B, C]\ndealer: A\nhands:\n  A: AKQ\n", encoding="utf-8")
+    text = one_error(run(command, bad))
+    assert "bad.yaml" in text
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_bad_tt_mb(command):
+    text = one_error(run(command, hand_path("worked-example"), "--tt-mb", "0"))
+    assert "--tt-mb" in text
+
+
+# ------------------------------------------------------------------ docs
+def test_json_fields_are_documented():
+    doc = (ROOT / "docs" / "SOLVE.md").read_text(encoding="utf-8")
+    keys = (SOLVE_KEYS | CONTRACT_KEYS | POSITION_KEYS | PLAYER_KEYS | NIL_KEYS | ROW_KEYS
+            | ANALYSE_KEYS | A_POSITION_KEYS | LINE_KEYS | TRICK_KEYS | {"on_table", "hand", "card",
+                                                                       "best", "value"})
+    missing = sorted(k for k in keys if f"`{k}`" not in doc)
+    assert not missing, missing
