@@ -175,7 +175,7 @@ def analyse(
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
     tt_mb: Annotated[Optional[float], typer.Option(
         "--tt-mb", metavar="MB", show_default=False,
-        help=f"{TT_HELP} [default: {analysis.engine.DEFAULT_TT_MB:g}]")] = None,
+        help=f"{TT_HELP} (default {analysis.engine.DEFAULT_TT_MB:g}).")] = None,
 ) -> None:
     """Value of every legal card at the current position, and an optimal line of play."""
     deal = load_for_analysis(file, no_spade_breaking)

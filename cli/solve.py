@@ -30,7 +30,7 @@ from .render import nil_json
 
 NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
 JSON_HELP = "Print the documented JSON fields instead (docs/SOLVE.md)."
-TT_HELP = "Transposition-table memory bound in megabytes."
+TT_HELP = "Transposition-table memory bound in megabytes"
 
 
 def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
@@ -220,7 +220,7 @@ def solve(
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
     tt_mb: Annotated[Optional[float], typer.Option(
         "--tt-mb", metavar="MB", show_default=False,
-        help=f"{TT_HELP} [default: {analysis.engine.DEFAULT_TT_MB:g}]")] = None,
+        help=f"{TT_HELP} (default {analysis.engine.DEFAULT_TT_MB:g}).")] = None,
 ) -> None:
     """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer; a DD table."""
     deal = load_for_analysis(file, no_spade_breaking)
