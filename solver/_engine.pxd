@@ -84,7 +84,7 @@ cdef class Solver:
     cdef int _probe(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                     int target, uint64_t alive, uint64_t* rw) noexcept nogil
     cdef void _store(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
-                     uint64_t alive, uint64_t rw, int target, int ok, int rem) noexcept nogil
+                     uint64_t alive, uint64_t rw, int target, int value, int rem) noexcept nogil
     cdef int _search(self, int target, uint64_t* rw) noexcept nogil
     cdef int _trick_start(self, int target, uint64_t* rw) noexcept nogil
     cdef int _last_trick(self, int target, uint64_t* rw) noexcept nogil

@@ -60,6 +60,7 @@ KIND_LINE = 2
 KIND_TEST = 3
 
 DEFAULT_TT_MB = 128.0
+cdef int NO_HIT = -100
 cdef size_t MIN_BUCKETS = 1 << 7
 
 cdef uint64_t ZOB[52]
@@ -287,9 +288,9 @@ cdef class Solver:
                     or (rel[2] & m) != e.pat[2]:
                 continue
             if e.lower >= target:
-                res = 1
+                res = e.lower
             elif e.upper < target:
-                res = 0
+                res = e.upper
             else:
                 continue
             b.stamp[k] = self.stamp
@@ -301,10 +302,10 @@ cdef class Solver:
                     out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
             rw[0] = out
             return res
-        return -1
+        return NO_HIT
 
     cdef void _store(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
-                     uint64_t alive, uint64_t rw, int target, int ok, int rem) noexcept nogil:
+                     uint64_t alive, uint64_t rw, int target, int value, int rem) noexcept nogil:
         cdef uint64_t mask = 0, r, a, hr
         cdef int s, k, low, cnt, victim, o, pos
         cdef uint32_t best
@@ -334,12 +335,12 @@ cdef class Solver:
             e = &b.slot[k]
             if e.meta == meta and e.shape == shape and e.mask == mask \
                     and e.pat[0] == p0 and e.pat[1] == p1 and e.pat[2] == p2:
-                if ok:
-                    if target > e.lower:
-                        e.lower = <int8_t>target
+                if value >= target:
+                    if value > e.lower:
+                        e.lower = <int8_t>value
                 else:
-                    if target - 1 < e.upper:
-                        e.upper = <int8_t>(target - 1)
+                    if value < e.upper:
+                        e.upper = <int8_t>value
                 b.stamp[k] = self.stamp
                 return
         victim = 0
@@ -361,12 +362,12 @@ cdef class Solver:
         e.pat[0] = p0
         e.pat[1] = p1
         e.pat[2] = p2
-        if ok:
-            e.lower = <int8_t>target
+        if value >= target:
+            e.lower = <int8_t>value
             e.upper = <int8_t>rem
         else:
             e.lower = -1
-            e.upper = <int8_t>(target - 1)
+            e.upper = <int8_t>value
         if self.tt_used * 4 > self.tt_buckets * BUCKET * 3 and self.tt_buckets < self.tt_max_buckets:
             self._grow()
 
@@ -374,7 +375,12 @@ cdef class Solver:
     # search
     # ------------------------------------------------------------------
     cdef int _search(self, int target, uint64_t* rw) noexcept nogil:
-        """Can the maximiser take ``target`` counted tricks from here on?"""
+        """Null-window test of "at least ``target`` counted tricks from here on".
+
+        Fail-soft: a result ``v >= target`` is a lower bound of the value,
+        ``v < target`` an upper bound (values are -1 for a lost nil, else the
+        counted tricks).  ``rw`` receives the relevant cards of the bound.
+        """
         self.nodes += 1
         if self.tlen == 0:
             return self._trick_start(target, rw)
@@ -399,8 +405,8 @@ cdef class Solver:
                 rw[0] = DS_ONE << wc
                 break
         if w == self.nil:
-            return 0
-        return ((self.count >> w) & 1) >= target
+            return -1
+        return (self.count >> w) & 1
 
     cdef int _trick_start(self, int target, uint64_t* rw) noexcept nogil:
         cdef int leader = self.tleader
@@ -411,15 +417,11 @@ cdef class Solver:
         cdef uint64_t sp, shape, crw, a
         cdef uint64_t rel[4]
         cdef uint16_t meta
+        rw[0] = 0
         if self.nil < 0 and target <= 0:
-            rw[0] = 0
-            return 1
-        if target > rem:
-            rw[0] = 0
             return 0
-        if rem == 0:
-            rw[0] = 0
-            return 1
+        if target > rem or rem == 0:
+            return rem
         if rem == 1:
             return self._last_trick(target, rw)
 
@@ -429,7 +431,7 @@ cdef class Solver:
             if self.nil >= 0 and (self.hand[self.nil] >> ds_hib(sp)) & 1:
                 # the nil hand holds the top spade: it must win a trick
                 rw[0] = DS_ONE << ds_hib(sp)
-                return 0
+                return -1
             for team in range(2):
                 tm = self.side if team == 0 else (~self.side) & 15
                 if tm == 0:
@@ -439,12 +441,12 @@ cdef class Solver:
                         j = self._team_sure(tm, &crw)
                         if j >= target:
                             rw[0] = crw
-                            return 1
+                            return j
                 elif (tm & self.count) == 0:
                     j = self._team_sure(tm, &crw)
                     if rem - j < target:
                         rw[0] = crw
-                        return 0
+                        return rem - j
 
         # transposition table
         shape = 0
@@ -462,7 +464,7 @@ cdef class Solver:
             meta |= 4
         if USE_TT:
             res = self._probe(shape, meta, rel, target, alive, rw)
-            if res >= 0:
+            if res != NO_HIT:
                 return res
 
         # quick tricks of the leader (cashing top cards, keeping the lead)
@@ -473,12 +475,12 @@ cdef class Solver:
                 qt = self._quick_tricks(leader, &crw)
                 if qt >= target:
                     rw[0] = crw
-                    return 1
+                    return qt
         elif not (self.count >> leader) & 1:
             qt = self._quick_tricks(leader, &crw)
             if rem - qt < target:
                 rw[0] = crw
-                return 0
+                return rem - qt
 
         res = self._expand(target, &crw)
         self._store(shape, meta, rel, alive, crw, target, res, rem)
@@ -828,7 +830,7 @@ cdef class Solver:
         cdef int maxnode = (self.side >> seat) & 1
         cdef int old_twin = self.twin
         cdef int old_broken = self.broken
-        cdef int i, k, c, res, wpos, wcard, wseat, nt, t0, t1, t2, low, lwset
+        cdef int i, k, c, res, wpos, wcard, wseat, nt, t0, t1, t2, low, lwset, best, won
         cdef int lw[4]
         cdef uint64_t cb, crw, cw, acc = 0, hk, r, alive
         cdef Hint* hint
@@ -846,6 +848,7 @@ cdef class Solver:
                         mv[i].score += 1000
                         break
             _sort_moves(mv, n)
+        best = -2 if maxnode else 99
         lw[0] = 0
         lw[1] = 13
         lw[2] = 26
@@ -878,10 +881,11 @@ cdef class Solver:
                         cw = DS_ONE << wcard
                         break
                 if wseat == self.nil:
-                    res = 0
+                    res = -1
                     crw = cw
                 else:
-                    nt = target - ((self.count >> wseat) & 1)
+                    won = (self.count >> wseat) & 1
+                    nt = target - won
                     if self.nil >= 0 and nt < 0:
                         nt = 0
                     if (self.tcard[0] < 13 or self.tcard[1] < 13 or self.tcard[2] < 13
@@ -893,6 +897,8 @@ cdef class Solver:
                     self.tleader = wseat
                     self.tlen = 0
                     res = self._search(nt, &crw)
+                    if res >= 0:
+                        res += won
                     crw |= cw
                     self.tcard[0] = t0
                     self.tcard[1] = t1
@@ -904,13 +910,18 @@ cdef class Solver:
             self.ply = ply
             self.zob ^= ZOB[c]
             self.hand[seat] ^= cb
-            if res == maxnode:
+            if (res >= target) == maxnode:
                 # cutoff: this move proves the result
                 rw[0] = self._extend_rw(crw, seat)
                 if n > 1:
                     hint.check = <uint32_t>(hk >> 32)
                     hint.card = c
                 return res
+            if maxnode:
+                if res > best:
+                    best = res
+            elif res < best:
+                best = res
             acc |= crw
             k = c // 13
             if not (lwset >> k) & 1:
@@ -926,7 +937,7 @@ cdef class Solver:
                 if c < low:
                     lw[k] = low
         rw[0] = self._extend_rw(acc, seat)
-        return 1 - maxnode
+        return best
 
     # ------------------------------------------------------------------
     # drivers
@@ -935,8 +946,9 @@ cdef class Solver:
         return ds_pop(self.hand[self.tleader]) + (1 if self.tlen else 0)
 
     cdef int _value(self, int lo, int hi, int guess) noexcept nogil:
-        """The exact value in [lo, hi] by null-window searches (MTD(f))."""
-        cdef int t
+        """The exact value in [lo, hi] by null-window searches (MTD(f)):
+        each fail-soft result moves a bound, and the next test starts there."""
+        cdef int t, v
         cdef uint64_t rw
         t = guess
         while lo < hi:
@@ -945,12 +957,13 @@ cdef class Solver:
             if t > hi:
                 t = hi
             self.ply = 0
-            if self._search(t, &rw):
-                lo = t
-                t = t + 1
+            v = self._search(t, &rw)
+            if v >= t:
+                lo = v
+                t = v + 1
             else:
-                hi = t - 1
-                t = t - 1
+                hi = v
+                t = v
         return lo
 
     cdef int _root_value(self) noexcept nogil:
@@ -988,7 +1001,7 @@ cdef class Solver:
         for the groups of equivalent legal cards; 2: an optimal line (list of
         cards).  ``nil_seat`` is -1 for none.
         """
-        cdef int i, i2, k, n, v, w, base, best, seat, rem, ok, lost
+        cdef int i, i2, k, n, v, w, base, best, seat, rem, ok, lost, t
         cdef uint64_t saved_hand[4]
         cdef int saved_tcard[4]
         cdef int saved_tlen, saved_leader, saved_twin, saved_broken
@@ -1122,7 +1135,8 @@ cdef class Solver:
                                 ok = base >= v
                             else:
                                 self.ply = 0
-                                ok = self._search(v - base if self.nil < 0 or v - base > 0 else 0, &rw)
+                                t = v - base if self.nil < 0 or v - base > 0 else 0
+                                ok = self._search(t, &rw) >= t
                         else:
                             # need child value <= v, i.e. not >= v + 1
                             if base == -100:
@@ -1131,10 +1145,8 @@ cdef class Solver:
                                 ok = base <= v
                             else:
                                 self.ply = 0
-                                if self.nil >= 0 and v + 1 - base <= 0:
-                                    ok = not self._search(0, &rw)
-                                else:
-                                    ok = not self._search(v + 1 - base, &rw)
+                                t = 0 if self.nil >= 0 and v + 1 - base <= 0 else v + 1 - base
+                                ok = self._search(t, &rw) < t
                         if ok:
                             k = mv[i].card
                             if base == -100:
