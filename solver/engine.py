@@ -140,7 +140,8 @@ class Solver:
         than the exact value. With ``nil_seat`` and ``target=0``: can the side
         keep that seat from winning any trick?"""
         pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
-        return bool(self._core.query(_engine.KIND_TEST, *pos, int(target)))
+        target = int(target)
+        return self._core.query(_engine.KIND_TEST, *pos, target) >= target  # fail-soft bound
 
     def card_groups(self, hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
                     spades_broken: bool = False, breaking: bool = True,
