@@ -3,7 +3,7 @@
 # Card encoding as in solver/cards.py: card = suit * 13 + rank - 2, suits
 # S=0 H=1 D=2 C=3 (spades trump); a hand is a 52-bit mask.  Seats 0..3 in
 # clockwise play order.  docs/ENGINE.md describes the design.
-from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 # Limits of one search path: 13 tricks of 4 cards.
 cdef enum:
@@ -20,6 +20,7 @@ ctypedef struct TTSlot:
     uint64_t shape
     uint64_t mask
     uint64_t pat[3]
+    uint32_t hkey          # low bits of the key's hash (to re-file when the table grows)
     uint16_t meta          # leader, spades broken, side/count/nil/breaking
     int8_t lower           # bounds of the counted tricks from this trick on
     int8_t upper
@@ -31,6 +32,12 @@ ctypedef struct TTBucket:
     uint16_t tag[BUCKET]
     uint32_t stamp[BUCKET]
     TTSlot slot[BUCKET]
+
+# Shape directory entry: which free-suit sets have patterns filed for one
+# shape (a lossy hint that keeps lookups to a few buckets).
+ctypedef struct DirEntry:
+    uint64_t key
+    uint16_t zsets
 
 # A candidate move at one ply: the card (one per equivalence group) and its
 # ordering score.
@@ -86,6 +93,7 @@ cdef class Solver:
     cdef void _store(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                      uint64_t alive, uint64_t rw, int target, int value, int rem) noexcept nogil
     cdef int _search(self, int target, uint64_t* rw) noexcept nogil
+    cdef int _secure(self, int team, int current_only, uint64_t* rw) noexcept nogil
     cdef int _trick_start(self, int target, uint64_t* rw) noexcept nogil
     cdef int _last_trick(self, int target, uint64_t* rw) noexcept nogil
     cdef int _expand(self, int target, uint64_t* rw) noexcept nogil
@@ -94,6 +102,7 @@ cdef class Solver:
     cdef void _order_lead(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_follow(self, int seat, Move* mv, int n) noexcept nogil
     cdef int _quick_tricks(self, int leader, uint64_t* rw) noexcept nogil
+    cdef int _qt(self, const uint64_t* h, int leader, int broken, uint64_t* rw) noexcept nogil
     cdef int _team_sure(self, int team, uint64_t* rw) noexcept nogil
     cdef int _value(self, int lo, int hi, int guess) noexcept nogil
     cdef int _apply(self, int card) noexcept nogil

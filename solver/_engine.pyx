@@ -117,6 +117,32 @@ cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
     return h
 
 
+cdef inline uint64_t _key_hash(uint64_t shape, uint64_t meta, const uint64_t* rel,
+                               uint64_t alive, int cls) noexcept nogil:
+    """Hash of a table key of class ``cls``: the shape, the meta bits and the
+    holders of the top ``cls`` cards of every suit.  A pattern fixing the top
+    ``cls`` cards of each suit (all of a shorter suit) is filed under its
+    class-``cls`` key, so the patterns of one shape spread over many buckets
+    while a lookup probes just three."""
+    cdef uint64_t code = 0, a
+    cdef int s, j, n, bit, o
+    for s in range(4):
+        a = _suit(alive, s)
+        n = ds_pop(a)
+        for j in range(cls if cls < n else n):
+            bit = 13 * s + 12 - j
+            if (rel[0] >> bit) & 1:
+                o = 0
+            elif (rel[1] >> bit) & 1:
+                o = 1
+            elif (rel[2] >> bit) & 1:
+                o = 2
+            else:
+                o = 3
+            code = code * 4 + o
+    return _hash(shape, meta | (<uint64_t>cls << 16) | ((code + 1) << 18))
+
+
 cdef inline int _top_run(uint64_t mine, uint64_t alive) noexcept nogil:
     """How many of the highest cards of a suit (``alive``) are in ``mine``."""
     cdef uint64_t others = alive & ~mine
@@ -256,7 +282,7 @@ cdef class Solver:
             for k in range(BUCKET):
                 if src.tag[k] == 0:
                     continue
-                dst = nt + (_hash(src.slot[k].shape, src.slot[k].meta) & (nb - 1))
+                dst = nt + (src.slot[k].hkey & (nb - 1))
                 for j in range(BUCKET):
                     if dst.tag[j] == 0:
                         dst.tag[j] = src.tag[k]
@@ -271,67 +297,85 @@ cdef class Solver:
 
     cdef int _probe(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                     int target, uint64_t alive, uint64_t* rw) noexcept nogil:
-        cdef uint64_t h = _hash(shape, meta)
-        cdef TTBucket* b = self.tt + (h & (self.tt_buckets - 1))
-        cdef uint16_t tag = <uint16_t>((h >> 48) | 1)
-        cdef int k, s, res, cnt
-        cdef uint64_t m, ms, out
+        """Look the trick-start position up in the buckets of its three key
+        classes; a slot answers if its pattern matches and a bound cuts."""
+        cdef uint64_t h, mm, m, ms, out
+        cdef TTBucket* b
+        cdef uint16_t tag
+        cdef int k, s, res, cnt, cls
         cdef TTSlot* e
-        for k in range(BUCKET):
-            if b.tag[k] != tag:
-                continue
-            e = &b.slot[k]
-            if e.meta != meta or e.shape != shape:
-                continue
-            m = e.mask
-            if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
-                    or (rel[2] & m) != e.pat[2]:
-                continue
-            if e.lower >= target:
-                res = e.lower
-            elif e.upper < target:
-                res = e.upper
-            else:
-                continue
-            b.stamp[k] = self.stamp
-            out = 0
-            for s in range(4):
-                ms = _suit(m, s)
-                if ms:
-                    cnt = ds_pop(ms)
-                    out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
-            rw[0] = out
-            return res
+        for cls in range(3):
+            h = _key_hash(shape, meta, rel, alive, 2 - cls)
+            b = self.tt + (h & (self.tt_buckets - 1))
+            tag = <uint16_t>((h >> 48) | 1)
+            mm = 0
+            for k in range(BUCKET):
+                mm |= (<uint64_t>(b.tag[k] == tag)) << k
+            while mm:
+                k = ds_ctz(mm)
+                mm &= mm - 1
+                e = &b.slot[k]
+                if e.meta != meta or e.shape != shape:
+                    continue
+                m = e.mask
+                if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
+                        or (rel[2] & m) != e.pat[2]:
+                    continue
+                if e.lower >= target:
+                    res = e.lower
+                elif e.upper < target:
+                    res = e.upper
+                else:
+                    continue
+                b.stamp[k] = self.stamp
+                out = 0
+                for s in range(4):
+                    ms = _suit(m, s)
+                    if ms:
+                        cnt = ds_pop(ms)
+                        out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
+                rw[0] = out
+                return res
         return NO_HIT
 
     cdef void _store(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                      uint64_t alive, uint64_t rw, int target, int value, int rem) noexcept nogil:
-        cdef uint64_t mask = 0, r, a, hr
-        cdef int s, k, low, cnt, victim, o, pos
+        cdef uint64_t mask = 0, r, a, mm
+        cdef int s, k, low, cnt, victim, cls, n
         cdef uint32_t best
         cdef TTBucket* b
         cdef TTSlot* e
         cdef uint64_t p0, p1, p2, h
         cdef uint16_t tag
+        cls = 2
         for s in range(4):
+            a = _suit(alive, s)
+            n = ds_pop(a)
             r = _suit(rw, s)
+            cnt = 0
             if r:
                 # the lowest relevant card, extended down through the cards of
                 # its hand that are equivalent to it (one move in the search)
-                a = _suit(alive, s)
                 low = _extended_low(self.hand, r, s, a)
                 cnt = ds_pop(a >> low)
                 mask |= (((DS_ONE << cnt) - 1) << (13 - cnt)) << (13 * s)
+            # the key class: how many top cards of every suit the pattern fixes
+            if cnt < n:
+                if cnt < cls:
+                    cls = cnt
         p0 = rel[0] & mask
         p1 = rel[1] & mask
         p2 = rel[2] & mask
         self.stamp += 1
-        h = _hash(shape, meta)
+        h = _key_hash(shape, meta, rel, alive, cls)
         b = self.tt + (h & (self.tt_buckets - 1))
         tag = <uint16_t>((h >> 48) | 1)
+        mm = 0
         for k in range(BUCKET):
-            if b.tag[k] != tag:
-                continue
+            mm |= (<uint64_t>(b.tag[k] == tag)) << k
+        while mm:
+            k = ds_ctz(mm)
+            mm &= mm - 1
             e = &b.slot[k]
             if e.meta == meta and e.shape == shape and e.mask == mask \
                     and e.pat[0] == p0 and e.pat[1] == p1 and e.pat[2] == p2:
@@ -359,6 +403,7 @@ cdef class Solver:
         e.shape = shape
         e.meta = meta
         e.mask = mask
+        e.hkey = <uint32_t>h
         e.pat[0] = p0
         e.pat[1] = p1
         e.pat[2] = p2
@@ -381,10 +426,71 @@ cdef class Solver:
         ``v < target`` an upper bound (values are -1 for a lost nil, else the
         counted tricks).  ``rw`` receives the relevant cards of the bound.
         """
+        cdef int rem, t, tm
         self.nodes += 1
         if self.tlen == 0:
             return self._trick_start(target, rw)
+        if self.tlen < 3 and USE_SURE:
+            # who is sure to win the trick in progress?
+            rem = ds_pop(self.hand[self.tleader]) + 1
+            if self.nil >= 0 and self._secure(1 << self.nil, 1, rw):
+                return -1
+            if target <= 1 or target >= rem:
+                for t in range(2):
+                    tm = self.side if t == 0 else (~self.side) & 15
+                    if tm == 0:
+                        continue
+                    # a side that can take the trick takes it if it helps
+                    if t == 0 and (tm & self.count) == tm:
+                        if target <= 1 and self.nil < 0 and self._secure(tm, 0, rw):
+                            return 1
+                    elif t == 1 and (tm & self.count) == 0:
+                        if target >= rem and self._secure(tm, 0, rw):
+                            return rem - 1
         return self._expand(target, rw)
+
+    cdef int _secure(self, int team, int current_only, uint64_t* rw) noexcept nogil:
+        """Is the trick in progress sure to be won by a seat of ``team`` (a
+        seat mask), whatever the seats still to play do?  (``current_only``:
+        only by the card now winning, against every seat still to play.)"""
+        cdef int leader = self.tleader
+        cdef int ls = self.tcard[0] // 13
+        cdef int wc = self.tcard[self.twin]
+        cdef int ws = (leader + self.twin) & 3
+        cdef int k, q, opp_ruff = 0, mate_ruff = 0
+        cdef uint64_t opp_suit = 0, opp_trumps = 0, mate_suit = 0, qs
+        for k in range(self.tlen, 4):
+            q = (leader + k) & 3
+            qs = _suit(self.hand[q], ls)
+            if (team >> q) & 1 and not current_only:
+                mate_suit |= qs
+                if qs == 0 and ls != 0 and (self.hand[q] & DS_SPADES):
+                    mate_ruff = 1
+            else:
+                opp_suit |= qs
+                if qs == 0 and ls != 0 and (self.hand[q] & DS_SPADES):
+                    opp_ruff = 1
+                    opp_trumps |= self.hand[q] & DS_SPADES
+        rw[0] = 0
+        if (team >> ws) & 1:
+            # the card now winning: its rank beat the cards already played
+            # and must beat those still to come
+            if wc // 13 == ls:
+                if not opp_ruff and (opp_suit == 0 or wc > 13 * ls + ds_hib(opp_suit)):
+                    rw[0] = DS_ONE << wc
+                    return 1
+            elif opp_trumps == 0 or wc > ds_hib(opp_trumps):
+                rw[0] = DS_ONE << wc
+                return 1
+        if current_only or wc // 13 != ls or opp_ruff:
+            return 0
+        if mate_suit and 13 * ls + ds_hib(mate_suit) > wc and \
+                (opp_suit == 0 or ds_hib(mate_suit) > ds_hib(opp_suit)):
+            rw[0] = DS_ONE << (13 * ls + ds_hib(mate_suit))
+            return 1
+        if mate_ruff:
+            return 1
+        return 0
 
     cdef int _last_trick(self, int target, uint64_t* rw) noexcept nogil:
         cdef int leader = self.tleader
@@ -523,53 +629,130 @@ cdef class Solver:
             return best
         return n if n > 0 else 0
 
-    cdef int _quick_tricks(self, int leader, uint64_t* rw) noexcept nogil:
-        """Tricks the leader can cash from the top, keeping the lead.
+    cdef int _qt(self, const uint64_t* h, int leader, int broken, uint64_t* rw) noexcept nogil:
+        """Tricks ``leader`` can cash from the top of its suits, keeping the
+        lead, in the position ``h`` (hands).
 
-        Sound for any side: the tricks are won by the leader itself; partners
-        are never forced to ruff (capped by their side-suit cards); opponents
-        with trumps left after drawing trumps limit a suit to their length.
+        Sound for any side: the tricks are won by the leader itself (its
+        cards above every other hand's); spades first, drawing trumps; an
+        opponent still holding trumps limits a suit to its length there; a
+        partner is never forced to ruff (capped by its side-suit cards while
+        it holds trumps).  When the top cards outlast every other hand's
+        cards of the suit, the leader's small cards there win too.
         """
-        cdef uint64_t alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
-        cdef uint64_t mine = self.hand[leader]
+        cdef uint64_t alive = h[0] | h[1] | h[2] | h[3]
+        cdef uint64_t mine = h[leader]
         cdef int team = (self.side >> leader) & 1
-        cdef int q, s, lim, t_sp, total, cap, n
+        cdef int q, s, lim, t_sp, total, cap, n, run, longest
         cdef int t[4]
+        cdef int k[4]
         cdef uint64_t out = 0, a
         t[0] = 0
-        if (not self.breaking) or self.broken or (mine & DS_NOT_SPADES) == 0:
-            t[0] = _top_run(mine & DS_SPADES, alive & DS_SPADES)
+        k[0] = 0
+        if (not self.breaking) or broken or (mine & DS_NOT_SPADES) == 0:
+            a = alive & DS_SPADES
+            run = _top_run(mine & DS_SPADES, a)
+            t[0] = run
+            k[0] = run
+            if run:
+                longest = 0
+                for q in range(4):
+                    if q != leader and ds_pop(h[q] & DS_SPADES) > longest:
+                        longest = ds_pop(h[q] & DS_SPADES)
+                if run >= longest:
+                    t[0] = ds_pop(mine & DS_SPADES)
         t_sp = t[0]
         total = 0
         for s in range(1, 4):
             a = _suit(alive, s)
-            lim = _top_run(_suit(mine, s), a)
-            if lim:
+            run = _top_run(_suit(mine, s), a)
+            k[s] = run
+            lim = run
+            if run:
+                longest = 0
+                for q in range(4):
+                    if q != leader and ds_pop(_suit(h[q], s)) > longest:
+                        longest = ds_pop(_suit(h[q], s))
+                if run >= longest:
+                    lim = ds_pop(_suit(mine, s))
                 for q in range(4):
                     if q == leader or ((self.side >> q) & 1) == team:
                         continue
-                    if ds_pop(self.hand[q] & DS_SPADES) > t_sp:
-                        n = ds_pop(_suit(self.hand[q], s))
+                    if ds_pop(h[q] & DS_SPADES) > t_sp:
+                        n = ds_pop(_suit(h[q], s))
                         if n < lim:
                             lim = n
+                if lim < k[s]:
+                    k[s] = lim
             t[s] = lim
             total += lim
         if total:
             for q in range(4):
                 if q == leader or ((self.side >> q) & 1) != team:
                     continue
-                if ds_pop(self.hand[q] & DS_SPADES) > t_sp:
-                    cap = ds_pop(self.hand[q] & DS_NOT_SPADES)
+                if ds_pop(h[q] & DS_SPADES) > t_sp:
+                    cap = ds_pop(h[q] & DS_NOT_SPADES)
                     if cap < total:
                         total = cap
         if total == 0:
             for s in range(1, 4):
-                t[s] = 0
+                k[s] = 0
         for s in range(4):
-            if t[s]:
-                out |= _kth_highest(_suit(alive, s), t[s]) << (13 * s)
+            if k[s]:
+                out |= _kth_highest(_suit(alive, s), k[s]) << (13 * s)
         rw[0] = out
         return t_sp + total
+
+    cdef int _quick_tricks(self, int leader, uint64_t* rw) noexcept nogil:
+        """Quick tricks of the leader's side: the leader's own (``_qt``), or
+        one trick crossing to its partner's top card in a suit followed by
+        the partner's own quick tricks.  The crossing needs a team of two
+        seats that count alike."""
+        cdef int qt = self._qt(self.hand, leader, self.broken, rw)
+        cdef int team = (self.side >> leader) & 1
+        cdef int pd = -1, q, s, top, v, o
+        cdef uint64_t h2[4]
+        cdef uint64_t a, ls, ps, os, crw
+        for q in range(4):
+            if q != leader and ((self.side >> q) & 1) == team:
+                if pd >= 0:
+                    return qt          # three seats on the team
+                pd = q
+        if pd < 0 or ((self.count >> pd) & 1) != ((self.count >> leader) & 1):
+            return qt
+        for s in range(4):
+            if qt >= ds_pop(self.hand[leader]):
+                break
+            if s == 0 and self.breaking and not self.broken and (self.hand[leader] & DS_NOT_SPADES):
+                continue
+            ls = _suit(self.hand[leader], s)
+            ps = _suit(self.hand[pd], s)
+            if ls == 0 or ps == 0:
+                continue
+            a = _suit(self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3], s)
+            top = ds_hib(a)
+            if not (ps >> top) & 1:
+                continue
+            for q in range(4):
+                h2[q] = self.hand[q]
+            o = 1
+            for q in range(4):
+                if q == leader or q == pd:
+                    continue
+                os = _suit(self.hand[q], s)
+                if os:
+                    h2[q] &= ~(DS_ONE << (13 * s + ds_ctz(os)))
+                elif s and (self.hand[q] & DS_SPADES):
+                    o = 0          # an opponent could ruff
+            if not o:
+                continue
+            h2[leader] &= ~(DS_ONE << (13 * s + ds_ctz(ls)))
+            h2[pd] &= ~(DS_ONE << (13 * s + top))
+            v = 1 + self._qt(h2, pd, self.broken or s == 0, &crw)
+            if v > qt:
+                qt = v
+                rw[0] = crw | (DS_ONE << (13 * s + top))
+        return qt
 
     cdef int _gen(self, int seat, Move* out) noexcept nogil:
         """Legal moves of ``seat``: one card per group of equivalent cards."""
@@ -1040,7 +1223,11 @@ cdef class Solver:
 
         if kind == KIND_MAX:
             with nogil:
-                v = self._root_value()
+                if target == -1000:
+                    v = self._root_value()
+                else:
+                    # testing aid: a given first guess for the MTD driver
+                    v = self._value(-1 if self.nil >= 0 else 0, self._rem(), target)
             return v
 
         if kind == KIND_GROUPS:
