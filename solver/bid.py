@@ -68,7 +68,7 @@ DEFAULT_SAMPLES = 200
 DEFAULT_SEED = 1
 #: transposition table per worker: layouts differ from sample to sample, so a
 #: modest table is as fast as a big one and keeps two workers light.
-DEFAULT_TT_MB = 32.0
+DEFAULT_TT_MB = 16.0
 BIDS = tuple(range(TRICKS_PER_HAND + 1))
 
 HONESTY = ("Double-dummy simulation assumes perfect information (every player sees all "
@@ -288,9 +288,16 @@ def _position(knowledge: Knowledge, layout: Mapping[str, int], declarer: str):
 
 def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: Plan,
                  index: int = 0) -> SampleResult:
-    """Solve one layout: the three full solves and the planned nil questions."""
+    """Solve one layout: the three full solves and the planned nil questions.
+
+    With an engine that offers ``at_least`` (a null-window test), a nil is
+    first only tested (target 0: can it be kept?); the most tricks its side
+    takes while keeping it is then found by testing down from the side's
+    full double-dummy tricks, which bound it. Otherwise ``max_tricks`` with
+    ``nil_seat`` answers both at once."""
     k = knowledge
     breaking = k.breaking
+    at_least = getattr(solver, "at_least", None)
     queries = 0
     declarer_tricks = []
     for declarer in k.players:
@@ -306,8 +313,23 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         names, hands, leader = _position(k, layout, declarer)
         seat = names.index(hand)
         side = DECLARER_SIDE if DECLARER_SIDE >> seat & 1 else DEFENDER_SIDE
-        nils.append(int(solver.max_tricks(hands, leader, side, breaking=breaking, nil_seat=seat)))
+        if at_least is None:
+            nils.append(int(solver.max_tricks(hands, leader, side, breaking=breaking,
+                                              nil_seat=seat)))
+            queries += 1
+            continue
         queries += 1
+        if not at_least(hands, leader, side, 0, breaking=breaking, nil_seat=seat):
+            nils.append(NIL_BROKEN)
+            continue
+        full = declarer_tricks[k.players.index(declarer)]
+        tricks = full if side == DECLARER_SIDE else TRICKS_PER_HAND - full
+        while tricks > 0:
+            queries += 1
+            if at_least(hands, leader, side, tricks, breaking=breaking, nil_seat=seat):
+                break
+            tricks -= 1
+        nils.append(tricks)
     zeros = []
     for declarer in plan.zeros:
         names, hands, leader = _position(k, layout, declarer)
@@ -317,9 +339,13 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
             zeros.append(False)
             continue
         # the opponents play to hand the player's side a trick; can it avoid every trick?
-        most = solver.max_tricks(hands, leader, own ^ 0b1111, breaking=breaking, count=own)
-        zeros.append(int(most) == 0)
         queries += 1
+        if at_least is not None:
+            zeros.append(not at_least(hands, leader, own ^ 0b1111, 1, breaking=breaking,
+                                      count=own))
+        else:
+            zeros.append(int(solver.max_tricks(hands, leader, own ^ 0b1111, breaking=breaking,
+                                               count=own)) == 0)
     return SampleResult(index, tuple(declarer_tricks), tuple(nils), tuple(zeros), queries)
 
 

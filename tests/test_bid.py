@@ -435,3 +435,26 @@ auction:
     alice = checks[0].actual
     assert alice.outcome.side_tricks == alice.side_tricks["Alice"]
     assert checks[1].actual.outcome.side_tricks == 13 - alice.side_tricks["Alice"]
+
+
+@needs_engine
+def test_nil_questions_by_null_window_tests_match_the_exact_query():
+    """solve_layout's at_least path (test, then test down from the full
+    tricks) gives the same answers as max_tricks with nil_seat."""
+    from solver.engine import Solver
+
+    class ExactOnly:  # the engine without at_least
+        def __init__(self):
+            self.solver = Solver(8)
+
+        def max_tricks(self, *args, **kwargs):
+            return self.solver.max_tricks(*args, **kwargs)
+
+    k = Knowledge.from_deal(NIL_HAND, "Bob")
+    plan = plan_for(k, [Candidate(0, ("Bob", "Carol"))])
+    tests, exact = Solver(8), ExactOnly()
+    for i in range(3):
+        layout = sample_layout(k, 11, i)
+        a = sim.solve_layout(tests, k, layout, plan, i)
+        b = sim.solve_layout(exact, k, layout, plan, i)
+        assert (a.declarer_tricks, a.nils) == (b.declarer_tricks, b.nils)

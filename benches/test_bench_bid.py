@@ -1,0 +1,84 @@
+"""Bid simulation benchmark: wall time of ``solver.bid.analyse`` for one
+player (sampling, the per-layout double-dummy solves in a process pool, the
+statistics), the issue-5 bar being 1000 samples in at most 15 s on 2 cores.
+
+As a pytest-benchmark suite (one round, 200 samples unless
+``BENCH_BID_SAMPLES`` says otherwise)::
+
+    python -m pytest benches/test_bench_bid.py
+    BENCH_BID_SAMPLES=1000 python -m pytest benches/test_bench_bid.py
+
+As a script, with the bar check (see docs/BENCHMARKS.md)::
+
+    python benches/test_bench_bid.py                       # 1000 samples, all cores
+    python benches/test_bench_bid.py --samples 200 --jobs 1 --file hands/flip-2.yaml --player Bob
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import pytest
+
+from _util import ROOT  # noqa: F401  (puts the repository on sys.path)
+
+from solver import bid as sim  # noqa: E402
+from solver.dealfile import load_deal  # noqa: E402
+
+#: (deal file, player): a first bidder with three private peeks and no sure
+#: spade trick (so every nil question is searched), and a first bidder with a
+#: void under flip-2.
+CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob")]
+BAR_SAMPLES, BAR_SECONDS = 1000, 15.0
+
+
+def run(path: str, player: str, samples: int, seed: int = 1, jobs=None):
+    deal = load_deal(os.path.join(ROOT, path))
+    knowledge = sim.Knowledge.from_deal(deal, player)
+    start = time.perf_counter()
+    analysis = sim.analyse(knowledge, samples, seed, jobs)
+    return analysis, time.perf_counter() - start
+
+
+@pytest.mark.parametrize("path,player", CASES, ids=[f"{p.split('/')[-1]}-{n}" for p, n in CASES])
+def test_bid_simulation(benchmark, path, player):
+    samples = int(os.environ.get("BENCH_BID_SAMPLES", "200"))
+    benchmark.group = f"bid simulation, {samples} samples"
+    benchmark.extra_info["samples"] = samples
+    analysis = benchmark.pedantic(lambda: run(path, player, samples)[0], rounds=1, iterations=1,
+                                  warmup_rounds=0)
+    benchmark.extra_info["solves"] = analysis.queries
+    assert analysis.samples == samples
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--file", help="deal file (default: the bundled cases)")
+    ap.add_argument("--player", help="player (with --file; default the next bidder)")
+    ap.add_argument("--samples", type=int, default=BAR_SAMPLES)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    args = ap.parse_args(argv)
+    cases = [(args.file, args.player)] if args.file else CASES
+    jobs = args.jobs or sim.default_jobs()
+    limit = BAR_SECONDS * args.samples / BAR_SAMPLES
+    ok = True
+    for path, player in cases:
+        analysis, seconds = run(path, player, args.samples, args.seed, args.jobs)
+        k = analysis.knowledge
+        per = 1000 * seconds / args.samples
+        passed = seconds <= limit
+        ok &= passed
+        print(f"{path} --player {k.player}: {args.samples} samples, {jobs} jobs, "
+              f"{analysis.queries} engine queries: {seconds:.1f} s wall "
+              f"({per:.1f} ms/sample, {args.samples / seconds:.1f} samples/s); "
+              f"recommended {analysis.recommended.call}")
+        print(f"  {'PASS' if passed else 'FAIL'}  at most {limit:.1f} s "
+              f"({BAR_SECONDS:.0f} s per {BAR_SAMPLES} samples)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
