@@ -241,9 +241,9 @@ def bids_table(a: BidAnalysis) -> Table:
 
 def nils_table(a: BidAnalysis) -> Table:
     k = a.knowledge
-    t = Table(title=f"Nil safety (double-dummy: the nil side keeps it, the others try to "
-                    f"break it; n={a.samples})", title_justify="left", show_edge=False,
-              pad_edge=False)
+    t = Table(title=f"Nil safety (n={a.samples}): the nil hand's side keeps it trickless "
+                    "if it can, the other side tries to break it",
+              title_justify="left", show_edge=False, pad_edge=False, min_width=60)
     for col in ("nil on", "if", "kept", "note"):
         t.add_column(col, justify="right" if col == "kept" else "left")
     for r in a.roles:
@@ -296,7 +296,7 @@ def verdict(a: BidAnalysis) -> Group:
             f"Best alternative: {j.best_alternative.call} at {points(j.best_alternative.score)}; "
             "your bid is ", (f"{diff.value:+.1f} ±{diff.se:.1f} points" if not math.isnan(diff.se)
                              else f"{diff.value:+.1f} points", style),
-            f" from it (paired), rank {j.rank} of {of}"))
+            f" from it (paired), rank {j.rank} of {of} candidates"))
     return Group(*lines)
 
 

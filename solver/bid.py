@@ -738,8 +738,12 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
 
 
 def judge(stats: CandidateStats, others: Sequence[CandidateStats]) -> Judgement:
-    """``stats`` beside the best of ``others`` (its own candidate excluded)."""
-    rest = [c for c in others if c.candidate != stats.candidate]
+    """``stats`` beside the best of ``others``, leaving out the candidate
+    itself and those with the same score in every layout (the same bid with
+    a nil that never counts)."""
+    rest = [c for c in others if c.candidate != stats.candidate and c.scores != stats.scores]
+    if not rest:
+        rest = [c for c in others if c.candidate != stats.candidate]
     best = max(rest, key=lambda c: c.score.value)
     diff = Estimate.of([a - b for a, b in zip(stats.scores, best.scores)])
     rank = 1 + sum(1 for c in rest if c.score.value > stats.score.value)
