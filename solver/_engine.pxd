@@ -54,6 +54,7 @@ ctypedef struct Hint:
 cdef class Solver:
     # -- transposition table (owned, flat, bounded) --
     cdef TTBucket* tt
+    cdef DirEntry* dir
     cdef size_t tt_buckets          # current number of buckets (power of two)
     cdef size_t tt_max_buckets      # cap from tt_mb
     cdef size_t tt_used
@@ -88,6 +89,9 @@ cdef class Solver:
     cdef void _alloc(self, size_t buckets) noexcept nogil
     cdef void _grow(self) noexcept nogil
     cdef void _reset_table(self) noexcept nogil
+    cdef void _dir_add(self, uint64_t shape, uint16_t meta, int zset) noexcept nogil
+    cdef int _probe_key(self, uint64_t h, uint64_t shape, uint16_t meta, const uint64_t* rel,
+                        int target, uint64_t alive, uint64_t* rw) noexcept nogil
     cdef int _probe(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                     int target, uint64_t alive, uint64_t* rw) noexcept nogil
     cdef void _store(self, uint64_t shape, uint16_t meta, const uint64_t* rel,

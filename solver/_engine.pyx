@@ -34,6 +34,32 @@ cdef extern from * nogil:
         return r;
     }
     #endif
+    #if defined(__AVX2__) || defined(__AVX512BW__)
+    #include <immintrin.h>
+    #endif
+    /* bit i set when tags[i] == tag, for 64 tags */
+    static inline uint64_t ds_tag_match64(const uint16_t* tags, uint16_t tag) {
+    #if defined(__AVX512BW__)
+        __m512i t = _mm512_set1_epi16((short)tag);
+        uint64_t lo = _mm512_cmpeq_epi16_mask(_mm512_loadu_si512((const void*)tags), t);
+        uint64_t hi = _mm512_cmpeq_epi16_mask(_mm512_loadu_si512((const void*)(tags + 32)), t);
+        return lo | (hi << 32);
+    #elif defined(__AVX2__) && defined(__BMI2__)
+        __m256i t = _mm256_set1_epi16((short)tag);
+        uint64_t r = 0;
+        for (int i = 0; i < 4; i++) {
+            __m256i c = _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i*)(tags + 16 * i)), t);
+            uint32_t m = (uint32_t)_mm256_movemask_epi8(c);
+            r |= (uint64_t)_pext_u32(m, 0x55555555u) << (16 * i);
+        }
+        return r;
+    #else
+        uint64_t r = 0;
+        for (int i = 0; i < 64; i++) r |= (uint64_t)(tags[i] == tag) << i;
+        return r;
+    #endif
+    }
+    static inline void ds_prefetch(const void* p) { __builtin_prefetch(p); }
     static inline int ds_pop(uint64_t x) { return __builtin_popcountll(x); }
     static inline int ds_ctz(uint64_t x) { return __builtin_ctzll(x); }
     static inline int ds_hib(uint64_t x) { return 63 - __builtin_clzll(x); }
@@ -47,6 +73,8 @@ cdef extern from * nogil:
     const uint64_t DS_NOT_SPADES
     const uint64_t DS_ONE
     uint64_t ds_pext(uint64_t x, uint64_t m)
+    uint64_t ds_tag_match64(const uint16_t* tags, uint16_t tag)
+    void ds_prefetch(const void* p)
     uint64_t ds_pdep(uint64_t x, uint64_t m)
     int ds_pop(uint64_t x)
     int ds_ctz(uint64_t x)
@@ -61,6 +89,8 @@ KIND_TEST = 3
 
 DEFAULT_TT_MB = 128.0
 cdef int NO_HIT = -100
+cdef int NCLS = 4              # key classes: 1 to NCLS top cards fixed in every suit
+cdef size_t DIR_PER_BUCKET = 8
 cdef size_t MIN_BUCKETS = 1 << 7
 
 cdef uint64_t ZOB[52]
@@ -118,29 +148,33 @@ cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
 
 
 cdef inline uint64_t _key_hash(uint64_t shape, uint64_t meta, const uint64_t* rel,
-                               uint64_t alive, int cls) noexcept nogil:
-    """Hash of a table key of class ``cls``: the shape, the meta bits and the
-    holders of the top ``cls`` cards of every suit.  A pattern fixing the top
-    ``cls`` cards of each suit (all of a shorter suit) is filed under its
-    class-``cls`` key, so the patterns of one shape spread over many buckets
-    while a lookup probes just three."""
-    cdef uint64_t code = 0, a
-    cdef int s, j, n, bit, o
+                               uint64_t alive, int cls, int zset) noexcept nogil:
+    """Hash of a table key: the shape, the meta bits, a set of free suits
+    (``zset``: suits whose cards a pattern leaves free) and the holders of
+    the top ``cls`` (<= 4) cards of every other suit (all of a shorter suit:
+    the ranks a suit lacks read as held by nobody, alike for one shape)."""
+    cdef uint64_t code = 0, m4 = ((DS_ONE << cls) - 1) << (4 - cls), t
+    cdef int s, sh
     for s in range(4):
-        a = _suit(alive, s)
-        n = ds_pop(a)
-        for j in range(cls if cls < n else n):
-            bit = 13 * s + 12 - j
-            if (rel[0] >> bit) & 1:
-                o = 0
-            elif (rel[1] >> bit) & 1:
-                o = 1
-            elif (rel[2] >> bit) & 1:
-                o = 2
-            else:
-                o = 3
-            code = code * 4 + o
-    return _hash(shape, meta | (<uint64_t>cls << 16) | ((code + 1) << 18))
+        if (zset >> s) & 1:
+            continue
+        sh = 13 * s + 9
+        t = ((rel[0] >> sh) & m4) | (((rel[1] >> sh) & m4) << 4) | (((rel[2] >> sh) & m4) << 8)
+        code |= t << (12 * s)
+    return _hash(shape ^ (code * <uint64_t>0xD6E8FEB86659FD93),
+                 meta | (<uint64_t>cls << 16) | (<uint64_t>zset << 20))
+
+
+cdef inline int _zset_of(uint64_t shape, uint64_t mask) noexcept nogil:
+    """The suits a pattern leaves free: cards left in the suit, none fixed."""
+    cdef int s, p, n, z = 0
+    for s in range(4):
+        n = 0
+        for p in range(4):
+            n += (shape >> (4 * (4 * p + s))) & 15
+        if n and _suit(mask, s) == 0:
+            z |= 1 << s
+    return z
 
 
 cdef inline int _top_run(uint64_t mine, uint64_t alive) noexcept nogil:
@@ -206,10 +240,11 @@ cdef class Solver:
         # the largest power-of-two number of buckets that fits in tt_mb
         cdef double limit = tt_mb * 1048576.0
         cdef size_t buckets = 1
-        while <double>(buckets * 2 * sizeof(TTBucket)) <= limit:
+        while <double>(buckets * 2 * (sizeof(TTBucket) + DIR_PER_BUCKET * sizeof(DirEntry))) <= limit:
             buckets *= 2
         self.tt_max_buckets = buckets
         self.tt = NULL
+        self.dir = NULL
         self.hints = <Hint*>calloc(1 << 16, sizeof(Hint))
         if self.hints == NULL:
             raise MemoryError()
@@ -223,6 +258,7 @@ cdef class Solver:
 
     def __dealloc__(self):
         free(self.tt)
+        free(self.dir)
         free(self.hints)
 
     def clear(self):
@@ -243,14 +279,20 @@ cdef class Solver:
 
     @property
     def tt_bytes(self):
-        return self.tt_buckets * sizeof(TTBucket)
+        """Bytes the table holds now (slots and shape directory)."""
+        return self.tt_buckets * (sizeof(TTBucket) + DIR_PER_BUCKET * sizeof(DirEntry))
 
     # ------------------------------------------------------------------
     # transposition table
     # ------------------------------------------------------------------
     cdef void _alloc(self, size_t buckets) noexcept nogil:
         free(self.tt)
+        free(self.dir)
         self.tt = <TTBucket*>calloc(buckets, sizeof(TTBucket))
+        self.dir = <DirEntry*>calloc(buckets * DIR_PER_BUCKET, sizeof(DirEntry))
+        if self.dir == NULL:
+            free(self.tt)
+            self.tt = NULL
         self.tt_buckets = buckets
         self.tt_used = 0
 
@@ -258,6 +300,7 @@ cdef class Solver:
         cdef size_t b = MIN_BUCKETS if MIN_BUCKETS < self.tt_max_buckets else self.tt_max_buckets
         if self.tt != NULL and self.tt_buckets == b:
             memset(self.tt, 0, b * sizeof(TTBucket))
+            memset(self.dir, 0, b * DIR_PER_BUCKET * sizeof(DirEntry))
             self.tt_used = 0
         else:
             self._alloc(b)
@@ -269,10 +312,14 @@ cdef class Solver:
         cdef TTBucket* old = self.tt
         cdef size_t ob = self.tt_buckets
         cdef TTBucket* nt = <TTBucket*>calloc(nb, sizeof(TTBucket))
+        cdef DirEntry* nd = <DirEntry*>calloc(nb * DIR_PER_BUCKET, sizeof(DirEntry))
         cdef size_t i, used = 0
         cdef int k, j
         cdef TTBucket* src
         cdef TTBucket* dst
+        if nd == NULL:
+            free(nt)
+            nt = NULL
         if nt == NULL:
             # stay at the current size: replacement keeps memory bounded
             self.tt_max_buckets = ob
@@ -292,62 +339,102 @@ cdef class Solver:
                         break
         free(old)
         self.tt = nt
+        # the shape directory: re-derive it from the slots
+        free(self.dir)
+        self.dir = nd
         self.tt_buckets = nb
         self.tt_used = used
+        for i in range(nb):
+            for k in range(BUCKET):
+                if nt[i].tag[k]:
+                    j = _zset_of(nt[i].slot[k].shape, nt[i].slot[k].mask)
+                    if j:
+                        self._dir_add(nt[i].slot[k].shape, nt[i].slot[k].meta, j)
+
+    cdef void _dir_add(self, uint64_t shape, uint16_t meta, int zset) noexcept nogil:
+        cdef uint64_t h = _hash(shape, meta) | 1
+        cdef DirEntry* d = self.dir + (h & (self.tt_buckets * DIR_PER_BUCKET - 1))
+        if d.key != h:
+            d.key = h
+            d.zsets = 0
+        d.zsets |= <uint16_t>(1 << zset)
+
+    cdef int _probe_key(self, uint64_t h, uint64_t shape, uint16_t meta, const uint64_t* rel,
+                        int target, uint64_t alive, uint64_t* rw) noexcept nogil:
+        cdef TTBucket* b = self.tt + (h & (self.tt_buckets - 1))
+        cdef uint16_t tag = <uint16_t>((h >> 48) | 1)
+        cdef uint64_t mm = 0, m, ms, out
+        cdef int k, s, res, cnt
+        cdef TTSlot* e
+        mm = ds_tag_match64(b.tag, tag)
+        while mm:
+            k = ds_ctz(mm)
+            mm &= mm - 1
+            e = &b.slot[k]
+            if e.meta != meta or e.shape != shape:
+                continue
+            m = e.mask
+            if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
+                    or (rel[2] & m) != e.pat[2]:
+                continue
+            if e.lower >= target:
+                res = e.lower
+            elif e.upper < target:
+                res = e.upper
+            else:
+                continue
+            b.stamp[k] = self.stamp
+            out = 0
+            for s in range(4):
+                ms = _suit(m, s)
+                if ms:
+                    cnt = ds_pop(ms)
+                    out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
+            rw[0] = out
+            return res
+        return NO_HIT
 
     cdef int _probe(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                     int target, uint64_t alive, uint64_t* rw) noexcept nogil:
-        """Look the trick-start position up in the buckets of its three key
-        classes; a slot answers if its pattern matches and a bound cuts."""
-        cdef uint64_t h, mm, m, ms, out
-        cdef TTBucket* b
-        cdef uint16_t tag
-        cdef int k, s, res, cnt, cls
-        cdef TTSlot* e
-        for cls in range(3):
-            h = _key_hash(shape, meta, rel, alive, 2 - cls)
-            b = self.tt + (h & (self.tt_buckets - 1))
-            tag = <uint16_t>((h >> 48) | 1)
-            mm = 0
-            for k in range(BUCKET):
-                mm |= (<uint64_t>(b.tag[k] == tag)) << k
-            while mm:
-                k = ds_ctz(mm)
-                mm &= mm - 1
-                e = &b.slot[k]
-                if e.meta != meta or e.shape != shape:
-                    continue
-                m = e.mask
-                if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
-                        or (rel[2] & m) != e.pat[2]:
-                    continue
-                if e.lower >= target:
-                    res = e.lower
-                elif e.upper < target:
-                    res = e.upper
-                else:
-                    continue
-                b.stamp[k] = self.stamp
-                out = 0
-                for s in range(4):
-                    ms = _suit(m, s)
-                    if ms:
-                        cnt = ds_pop(ms)
-                        out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
-                rw[0] = out
+        """Look the trick-start position up.  A pattern is filed under a key
+        built from the shape, the meta bits, the set of suits it leaves free
+        and the holders of the top cards it fixes (see ``_store``); the
+        lookup probes the keys of the free-suit sets the shape's directory
+        entry lists, then the keys of 1 to 4 fixed top cards."""
+        cdef uint64_t h = _hash(shape, meta) | 1
+        cdef DirEntry* d = self.dir + (h & (self.tt_buckets * DIR_PER_BUCKET - 1))
+        cdef int z, res, cls, nk = 0, i
+        cdef uint16_t zs
+        cdef uint64_t keys[20]
+        if d.key == h:
+            zs = d.zsets
+            while zs and nk < 15:
+                z = ds_ctz(zs)
+                zs &= zs - 1
+                keys[nk] = _key_hash(shape, meta, rel, alive, 1, z)
+                nk += 1
+        for cls in range(1, NCLS + 1):
+            keys[nk] = _key_hash(shape, meta, rel, alive, cls, 0)
+            nk += 1
+        for i in range(nk):
+            ds_prefetch(&self.tt[keys[i] & (self.tt_buckets - 1)].tag[0])
+        for i in range(nk):
+            res = self._probe_key(keys[i], shape, meta, rel, target, alive, rw)
+            if res != NO_HIT:
                 return res
         return NO_HIT
 
     cdef void _store(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
                      uint64_t alive, uint64_t rw, int target, int value, int rem) noexcept nogil:
         cdef uint64_t mask = 0, r, a, mm
-        cdef int s, k, low, cnt, victim, cls, n
+        cdef int s, k, low, cnt, victim, cls, n, zset
         cdef uint32_t best
         cdef TTBucket* b
         cdef TTSlot* e
         cdef uint64_t p0, p1, p2, h
         cdef uint16_t tag
-        cls = 2
+        cls = NCLS
+        zset = 0
         for s in range(4):
             a = _suit(alive, s)
             n = ds_pop(a)
@@ -359,20 +446,22 @@ cdef class Solver:
                 low = _extended_low(self.hand, r, s, a)
                 cnt = ds_pop(a >> low)
                 mask |= (((DS_ONE << cnt) - 1) << (13 - cnt)) << (13 * s)
-            # the key class: how many top cards of every suit the pattern fixes
-            if cnt < n:
-                if cnt < cls:
-                    cls = cnt
+            # the key: suits left free, how many top cards the others fix
+            if n and cnt == 0:
+                zset |= 1 << s
+            elif cnt < n and cnt < cls:
+                cls = cnt
         p0 = rel[0] & mask
         p1 = rel[1] & mask
         p2 = rel[2] & mask
         self.stamp += 1
-        h = _key_hash(shape, meta, rel, alive, cls)
+        if zset:
+            cls = 1
+            self._dir_add(shape, meta, zset)
+        h = _key_hash(shape, meta, rel, alive, cls, zset)
         b = self.tt + (h & (self.tt_buckets - 1))
         tag = <uint16_t>((h >> 48) | 1)
-        mm = 0
-        for k in range(BUCKET):
-            mm |= (<uint64_t>(b.tag[k] == tag)) << k
+        mm = ds_tag_match64(b.tag, tag)
         while mm:
             k = ds_ctz(mm)
             mm &= mm - 1
