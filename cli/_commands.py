@@ -9,7 +9,7 @@ MODULES = [
     "batch",                       # issue 3 (engine): batch deals
     "solve",                       # issue 3 (engine): DD result and DD table
     "analyse",                     # issue 3 (engine): card values and an optimal line
-    # "duck",                      # issue 4
+    "duck",                        # issue 4: duck analysis
     "bid",                         # issue 5
 ]
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .cards import count as popcount
-from .cards import iter_cards
+from .cards import suit_of
 from .deal import Deal, HandResult
 from .errors import DealError
 from .play import Position
@@ -672,10 +672,12 @@ def run_limited(tasks: Callable[[], Iterator[Tuple[tuple, object]]],
                 seconds: Optional[float]) -> Tuple[Dict[tuple, object], bool]:
     """Run the generator ``tasks()`` of ``(key, value)`` results, for at most
     ``seconds`` (in a forked worker process, killed when time is up; ``None``:
-    in this process, no limit). Returns the results that arrived and whether
+    in this process, no limit; ``0``: not at all). Returns the results that arrived and whether
     the generator finished."""
     if seconds is None:
         return dict(tasks()), True
+    if seconds <= 0:
+        return {}, False
     import multiprocessing as mp
     import time
 
@@ -735,7 +737,7 @@ def check_deal(deal: Deal) -> None:
 
 #: Default wall-clock limit (seconds) for the searches beyond the core
 #: numbers: reachable totals, the declarer's settle total, lowest / highest.
-DEFAULT_TIME_LIMIT = 20.0
+DEFAULT_TIME_LIMIT = 10.0
 
 
 def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle] = None,
@@ -913,17 +915,17 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
         if t is not None and t in rows and label not in marks.setdefault(t, []):
             marks[t].append(label)
 
-    mark(coop, "cooperative")
+    mark(coop, "coop")
     for x in (left_def, right_def):
-        mark(duck[x], f"{x} duck")
-    mark(settle, f"{declarer} settle")
+        mark(duck[x], f"duck {x}")
+    mark(settle, f"settle {declarer}")
     for o in options:
         if o.best is not None and o.best not in (coop, o.duck):
-            mark(o.best, f"{o.player} best")
+            mark(o.best, f"best {o.player}")
     for n in nils:
         if n.keep_max is not None:
             mark(n.keep_max if n.side == "defenders" else TRICKS_PER_HAND - n.keep_max,
-                 f"{n.hand} nil kept")
+                 f"nil {n.hand} kept")
     mark(lowest, "lowest")
     mark(highest, "highest")
     for t in rows:
@@ -963,7 +965,7 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
         gains = tuple(p for p in players if row.value(p) > ref.value(p))
         loses = tuple(p for p in players if row.value(p) < ref.value(p))
         cards.append(CardOption(cards_, row, given, gains, loses))
-    cards.sort(key=lambda c: (c.tricks_given_up, c.cards[0]))
+    cards.sort(key=lambda c: (c.tricks_given_up, suit_of(c.cards[0]), -max(c.cards)))
 
     if not finished and not undetermined:
         undetermined.append("some reachable totals")

@@ -1,0 +1,352 @@
+"""``dummy-spades duck FILE``: what ducking does to every player's score.
+
+At the deal file's current position (after its played cards), for the
+auction's declarer: what each real player can bring about (the cooperative
+defence, each defender's duck with the declarer, the declarer's settle
+total), a table over every reachable defender-trick total with the three
+players' scores, bags, nil results, running totals and margins, the effect of
+each player's duck, and the card-level view for the player to move. The
+meaning of every number: docs/DUCK.md. ``--json``: the documented fields.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Dict, List, Optional
+
+import typer
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from solver.dealfile import load_deal
+from solver.duck import (DEFAULT_TIME_LIMIT, CardOption, DuckAnalysis, DuckEffect, Oracle,
+                         Outcome, PlayerLine, PlayerOptions, analyse)
+from solver.scoring import DUMMY, TRICKS_PER_HAND
+
+from .common import console, emit_json, fail, handle_errors
+from .render import card_names, card_text, nil_json
+
+JSON_HELP = "Print the documented JSON fields instead (docs/DUCK.md)."
+NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time)."
+TIME_HELP = ("Seconds for the searches beyond the core numbers (reachable totals, the declarer's "
+             "settle total, the lowest and highest totals); 0 skips them.")
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ------------------------------------------------------------------ JSON
+def _line_json(p: PlayerLine) -> Dict[str, object]:
+    return {
+        "player": p.player, "role": p.role, "bid": p.bid, "side_tricks": p.side_tricks,
+        "made": p.made, "contract_points": p.contract_points, "bags": p.bags,
+        "nil_points": p.nil_points, "points": p.points,
+        "running": None if p.after is None else {
+            "before": {"points": p.before[0], "bags": p.before[1]},  # type: ignore[index]
+            "after": {"points": p.after[0], "bags": p.after[1]},
+            "bag_penalties": p.bag_penalties},
+        "value": p.value, "margin": p.margin, "margins": dict(p.margins),
+    }
+
+
+def outcome_json(o: Outcome) -> Dict[str, object]:
+    return {
+        "defender_tricks": o.defender_tricks,
+        "declarer_tricks": o.declarer_tricks,
+        "marks": list(o.marks),
+        "reachable": o.reachable,
+        "reachable_by": list(o.reachable_by),
+        "players": [_line_json(p) for p in o.players],
+        "nils": [{"bidder": n.bidder, "hand": n.hand, "kept": n.kept, "points": n.points,
+                  "reason": n.reason, "decides": n.decides} for n in o.nils],
+        "nil_decides": o.nil_decides,
+        "leaders": list(o.leaders),
+        "winner": o.winner,
+    }
+
+
+def _options_json(o: PlayerOptions) -> Dict[str, object]:
+    return {"player": o.player, "role": o.role, "low": o.low, "high": o.high, "duck": o.duck,
+            "alone": o.alone, "best": o.best,
+            "reachable": {str(t): r for t, r in o.reachable.items()}}
+
+
+def _effect_json(e: DuckEffect) -> Dict[str, object]:
+    return {"player": e.player, "kind": e.kind, "defender_tricks": e.total,
+            "own_change": e.own_change, "margin_change": e.margin_change,
+            "raises_own": e.raises_own, "raises_margin": e.raises_margin}
+
+
+def _card_json(c: CardOption) -> Dict[str, object]:
+    return {"cards": card_names(c.cards), "defender_tricks": c.defender_tricks,
+            "declarer_tricks": c.outcome.declarer_tricks, "tricks_given_up": c.tricks_given_up,
+            "duck": c.duck, "gains": list(c.gains), "loses": list(c.loses),
+            "outcome": outcome_json(c.outcome)}
+
+
+def duck_json(a: DuckAnalysis, file: str) -> Dict[str, object]:
+    """The documented JSON of ``duck --json`` (docs/DUCK.md)."""
+    deal = a.deal
+    assert deal.auction is not None
+    bids = deal.auction.tricks_bid
+    return {
+        "file": file,
+        "title": deal.title or None,
+        "spade_breaking": deal.rules.breaking,
+        "declarer": a.declarer,
+        "left_defender": a.left_defender,
+        "right_defender": a.right_defender,
+        "bids": {p: bids[p] for p in a.players},
+        "position": {"tricks_played": len(deal.played) // 4,
+                     "cards_played": len(deal.played), "tricks_left": a.tricks_left,
+                     "to_move": a.to_move, "played_by": a.played_by,
+                     "won": {"declarer": a.won[0], "defenders": a.won[1]}},
+        "cooperative": a.cooperative,
+        "duck": dict(a.duck),
+        "alone": {o.player: o.alone for o in a.options if o.role == "defender"},
+        "contract_total": a.contract_total,
+        "declarer_can_make": a.cooperative <= a.contract_total,
+        "settle": a.settle,
+        "lowest": a.lowest,
+        "highest": a.highest,
+        "options": [_options_json(o) for o in a.options],
+        "nils": [{"bidder": n.bidder, "hand": n.hand, "side": n.side, "won": n.won,
+                  "keep_max": n.keep_max} for n in a.nils],
+        "ignored_nils": [nil_json(n) for n in a.ignored_nils],
+        "outcomes": [outcome_json(o) for o in a.outcomes],
+        "effects": [_effect_json(e) for e in a.effects],
+        "cards": {"to_move": a.to_move, "played_by": a.played_by,
+                  "best_defender_tricks": a.best_card_total,
+                  "groups": [_card_json(c) for c in a.cards]},
+        "complete": a.complete,
+        "undetermined": list(a.undetermined),
+    }
+
+
+# ------------------------------------------------------------------ Rich
+def _header(a: DuckAnalysis) -> Group:
+    deal = a.deal
+    assert deal.auction is not None
+    bids = deal.auction.tricks_bid
+    parts: List[object] = []
+    if deal.title:
+        parts.append(Text(deal.title, style="bold underline"))
+    parts.append(Text.assemble(
+        (f"{a.declarer} declares {bids[a.declarer]}", "bold"), " (with the dummy); defenders ",
+        (f"{a.left_defender} {bids[a.left_defender]}", "bold"), " (left) and ",
+        (f"{a.right_defender} {bids[a.right_defender]}", "bold"),
+        f" (right); spade breaking {'on' if deal.rules.breaking else 'off'}."))
+    who = f"dummy (played by {a.played_by})" if a.to_move == DUMMY else a.to_move
+    played = len(deal.played)
+    where = "the opening lead" if not played else f"{plural(played, 'card')} played"
+    parts.append(Text(f"Position: {where}; {who} to play; won so far: declarer side {a.won[0]}, "
+                      f"defenders {a.won[1]}; {plural(a.tricks_left, 'trick')} to go. "
+                      "Totals below are defender tricks for the whole hand (D).", style="dim"))
+    return Group(*parts)
+
+
+def _table(title: str) -> Table:
+    return Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD,
+                 show_edge=False, pad_edge=False, padding=(0, 1))
+
+
+def _reach_text(o: PlayerOptions) -> Text:
+    out = Text()
+    for i, (t, r) in enumerate(sorted(o.reachable.items())):
+        if i:
+            out.append(" ")
+        out.append(str(t) if r else (f"({t}?)" if r is None else f"~{t}~"),
+                   style="" if r else "dim")
+    return out
+
+
+def _options_table(a: DuckAnalysis) -> Table:
+    t = _table("What each player can bring about")
+    for col, just in (("player", "left"), ("makes sure of", "left"), ("duck", "left"),
+                      ("reachable", "left"), ("best", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for o in a.options:
+        if o.role == "declarer":
+            sure = f"D ≤ {a.cooperative}"
+            if a.settle is None:
+                duck = Text(f"set at best: no settle", style="red")
+            else:
+                duck = Text(f"settle D = {a.settle} (concedes {a.settle - a.cooperative})")
+        else:
+            other = a.right_defender if o.player == a.left_defender else a.left_defender
+            sure = f"D ≥ {o.alone}"
+            duck = Text(f"D = {o.duck} with {a.declarer} v {other}")
+        t.add_row(Text(o.player, style="bold"), sure, duck, _reach_text(o),
+                  "?" if o.best is None else str(o.best))
+    return t
+
+
+def _player_cell(p: PlayerLine) -> Text:
+    out = Text()
+    if p.made:
+        out.append(signed(p.contract_points + p.nil_points), style="green")
+        if p.bags:
+            out.append(f" {p.bags}b", style="yellow")
+    else:
+        out.append(signed(p.contract_points + p.nil_points), style="red")
+        out.append(" set", style="red")
+    if p.after is not None:
+        out.append(f" → {p.after[0]}")
+        if p.bag_penalties:
+            out.append(f" (-{p.bag_penalties} pen)", style="red")
+    out.append(f" ({signed(p.margin)})", style="dim")
+    return out
+
+
+def _nils_text(o: Outcome) -> Text:
+    out = Text()
+    for i, n in enumerate(o.nils):
+        if i:
+            out.append(", ")
+        hand = "own" if n.hand == n.bidder else n.hand
+        out.append(f"{n.bidder}/{hand} ")
+        out.append("kept" if n.kept else "lost", style="green" if n.kept else "red")
+        if n.decides:
+            out.append(" decides", style="bold magenta")
+    return out
+
+
+def _outcomes_table(a: DuckAnalysis) -> Table:
+    t = _table("Outcomes: hand score, bags" + (", running total" if a.deal.scores else "")
+               + " (margin over the best other); leader in bold")
+    t.add_column("D", justify="right")
+    t.add_column("decl", justify="right")
+    for p in a.players:
+        t.add_column(p, justify="left", no_wrap=True)
+    if a.nils:
+        t.add_column("nils")
+    t.add_column("marks")
+    for o in a.outcomes:
+        style = "bold" if "coop" in o.marks else ""
+        row: List[object] = [Text(str(o.defender_tricks), style=style), str(o.declarer_tricks)]
+        for p in a.players:
+            cell = _player_cell(o.line(p))
+            if p in o.leaders:
+                cell.stylize("bold")
+            row.append(cell)
+        if a.nils:
+            row.append(_nils_text(o))
+        marks = Text(", ".join(o.marks), style="cyan")
+        if o.reachable is None:
+            marks.append(" reachable?", style="dim")
+        row.append(marks)
+        t.add_row(*row)
+    return t
+
+
+def _yes(flag: bool) -> Text:
+    return Text("yes", style="green") if flag else Text("no", style="dim")
+
+
+def _effects_table(a: DuckAnalysis) -> Table:
+    t = _table(f"Duck effects: changes against the cooperative outcome (D = {a.cooperative})")
+    for col, just in (("player", "left"), ("outcome", "left"), ("D", "right"), ("Δown", "right"),
+                      ("up?", "left"), ("Δmargin", "right"), ("up?", "left"),
+                      ("Δmargin v each other", "left")):
+        t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
+    coop = a.outcome(a.cooperative)
+    for e in a.effects:
+        if e.kind == "best" and any(x.player == e.player and x.kind != "best" and
+                                    x.total == e.total for x in a.effects):
+            continue
+        if e.total is None or e.own_change is None:
+            why = "cannot make the contract" if e.kind == "settle" else "not determined"
+            t.add_row(e.player, e.kind, "—", "", "", "", "", Text(why, style="dim"))
+            continue
+        row = a.outcome(e.total)
+        each = Text()
+        for i, (other, m) in enumerate(row.line(e.player).margins.items()):
+            if i:
+                each.append(", ")
+            change = m - coop.line(e.player).margins[other]
+            each.append(f"{other} {signed(change)}", style="green" if change > 0 else
+                        ("red" if change < 0 else ""))
+        t.add_row(e.player, e.kind, str(e.total), signed(e.own_change), _yes(e.raises_own),
+                  signed(e.margin_change or 0), _yes(e.raises_margin), each)
+    return t
+
+
+def _cards_table(a: DuckAnalysis) -> Table:
+    who = f"dummy (played by {a.played_by})" if a.to_move == DUMMY else a.to_move
+    t = _table(f"Card level: {who} to play; D if play is cooperative afterwards")
+    t.add_column("cards")
+    t.add_column("D", justify="right")
+    t.add_column("decl", justify="right")
+    for p in a.players:
+        t.add_column(p, justify="right")
+    if a.nils:
+        t.add_column("nils")
+    t.add_column("card")
+    t.add_column("gains")
+    t.add_column("loses")
+    for c in a.cards:
+        cards = Text(" ").join(card_text(x) for x in sorted(c.cards, reverse=True))
+        row: List[object] = [cards, str(c.defender_tricks), str(c.outcome.declarer_tricks)]
+        for p in a.players:
+            line = c.outcome.line(p)
+            row.append(Text(signed(line.points), style="green" if line.made else "red"))
+        if a.nils:
+            row.append(_nils_text(c.outcome))
+        row.append(Text(f"duck -{c.tricks_given_up}", style="yellow")
+                   if c.duck else Text("best", style="dim"))
+        row.append(Text(", ".join(c.gains), style="green"))
+        row.append(Text(", ".join(c.loses), style="red"))
+        t.add_row(*row)
+    return t
+
+
+def render_analysis(a: DuckAnalysis) -> Group:
+    parts: List[object] = [_header(a), Text(), _options_table(a), Text(), _outcomes_table(a),
+                           Text(), _effects_table(a), Text(), _cards_table(a)]
+    for n in a.ignored_nils:
+        parts.append(Text(f"{n.bidder}'s nil on {n.hand} does not count (not on the same side).",
+                          style="dim"))
+    if a.undetermined:
+        parts.append(Text("Not determined within the time limit (--time-limit): "
+                          + "; ".join(a.undetermined) + ".", style="dim"))
+    parts.append(Text("Meaning of every number: docs/DUCK.md.", style="dim"))
+    return Group(*parts)
+
+
+@handle_errors
+def duck(
+    file: Annotated[Path, typer.Argument(help="A YAML deal file with a complete auction (see README).",
+                                         show_default=False)],
+    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    no_spade_breaking: Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)] = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", metavar="SECONDS", min=0,
+                                              help=TIME_HELP)] = DEFAULT_TIME_LIMIT,
+) -> None:
+    """What ducking does to every player's score: team splits, outcomes, card by card."""
+    deal = load_deal(file)
+    try:
+        oracle = Oracle()
+    except ImportError as exc:
+        fail(str(exc))
+    try:
+        a = analyse(deal, breaking=False if no_spade_breaking else None, oracle=oracle,
+                    time_limit=time_limit)
+    except ValueError as err:
+        from solver.errors import DealError
+        if isinstance(err, DealError) and err.file is None:
+            raise err.relocated(file=str(file)) from None
+        raise
+    if json_out:
+        emit_json(duck_json(a, str(file)))
+    else:
+        console.print(render_analysis(a))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("duck")(duck)
