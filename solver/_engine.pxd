@@ -65,6 +65,7 @@ cdef class Solver:
 
     # -- statistics --
     cdef public unsigned long long nodes
+    cdef public unsigned long long trick_nodes   # nodes at trick starts (DDS counts these)
     cdef readonly double tt_mb
 
     # -- configuration of the current query --
@@ -112,6 +113,7 @@ cdef class Solver:
     cdef int _apply(self, int card) noexcept nogil
     cdef int _rem(self) noexcept nogil
     cdef int _root_value(self) noexcept nogil
+    cdef int _guess(self) noexcept nogil
 
     cpdef object query(self, int kind, tuple hands, int leader, int side, tuple trick,
                        bint spades_broken, bint breaking, int count, int nil_seat, int target=*)
