@@ -1,0 +1,495 @@
+"""The duck analysis (solver.duck) against independent computation.
+
+* Team splits on small positions: a minimax written here (seats in a set
+  maximise the defender total, the rest minimise), the reference twin with
+  the brief's queries (side {declarer, dummy, X}, count {declarer, dummy}),
+  and the compiled engine.
+* Reachable totals: the exact set of totals a player can bring about, built
+  here bottom-up from sets (a maximiser's turn yields every m found in some
+  card's set such that every card's set has an element <= m), against
+  :func:`solver.duck.reach` on both backends.
+* Deal level on late positions (3-4 cards left per hand, made by playing a
+  seeded random line): every row's scores from score_hand, the rows are
+  exactly the totals of some play-out, each player's reachable totals, the
+  card level (values, ducks, who gains and loses), nils settled as
+  documented and where a nil decides the leader.
+* The rules' worked example as a real deal (hands/duck-worked-example.yaml).
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from solver import reference
+from solver.auction import Auction
+from solver.cards import format_hand, parse_hand
+from solver.deal import Deal
+from solver.dealfile import load_deal
+from solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, DuckError, Oracle,
+                         analyse, card_totals, defender_roles, nil_keep_max, reach,
+                         reachable_totals, run_limited, team_splits)
+from solver.play import Position
+from solver.rules import breaks_spades, legal_cards, trick_winner
+from solver.scoring import TRICKS_PER_HAND, NilBet, Standing, score_hand
+from solver.seating import DECLARER_SIDE, DEFENDER_SIDE
+
+try:
+    from solver import engine  # noqa: F401
+
+    HAVE_ENGINE = True
+except ImportError:  # pragma: no cover - before the extension is built
+    HAVE_ENGINE = False
+
+needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="compiled engine not built")
+BACKENDS = ["reference"] + (["engine"] if HAVE_ENGINE else [])
+
+HANDS = Path(__file__).resolve().parent.parent / "hands"
+PLAYERS = ("Alice", "Bob", "Carol")
+DEF = DEFENDER_SIDE
+
+
+# ------------------------------------------------------------ brute force
+def _children(hands, leader, trick, broken, breaking):
+    """(card, child position, defender trick won) for each legal card."""
+    seat = (leader + len(trick)) % 4
+    for card in range(52):
+        if not legal_cards(hands[seat], trick, broken, breaking) >> card & 1:
+            continue
+        h = list(hands)
+        h[seat] &= ~(1 << card)
+        t = trick + (card,)
+        if len(t) < 4:
+            yield card, (tuple(h), leader, t, broken, breaking), 0
+        else:
+            w = (leader + trick_winner(t)) % 4
+            yield card, (tuple(h), w, (), broken or breaks_spades(t), breaking), DEF >> w & 1
+
+
+@lru_cache(maxsize=None)
+def minimax(hands, leader, trick, broken, breaking, maxers):
+    """Defender tricks from here when the seats in ``maxers`` maximise and the others minimise."""
+    if not any(hands) and not trick:
+        return 0
+    seat = (leader + len(trick)) % 4
+    vals = [won + minimax(*child, maxers)
+            for _, child, won in _children(hands, leader, trick, broken, breaking)]
+    return max(vals) if maxers >> seat & 1 else min(vals)
+
+
+@lru_cache(maxsize=None)
+def totals(hands, leader, trick, broken, breaking, roles):
+    """The exact set of defender totals the CHOOSE seats can bring about."""
+    if not any(hands) and not trick:
+        return frozenset([0])
+    seat = (leader + len(trick)) % 4
+    sets = [frozenset(won + v for v in totals(*child, roles))
+            for _, child, won in _children(hands, leader, trick, broken, breaking)]
+    every = frozenset().union(*sets)
+    if roles[seat] == CHOOSE:
+        return every
+    if roles[seat] == MAX:
+        return frozenset(m for m in every if all(min(s) <= m for s in sets))
+    return frozenset(m for m in every if all(max(s) >= m for s in sets))
+
+
+def random_position(rng, n, in_trick=0, breaking=True):
+    deck = rng.sample(range(52), 4 * n)
+    hands = [sum(1 << c for c in deck[k * n:(k + 1) * n]) for k in range(4)]
+    leader = rng.randrange(4)
+    broken = rng.random() < 0.5
+    trick = ()
+    for i in range(in_trick):
+        seat = (leader + i) % 4
+        card = rng.choice([c for c in range(52) if legal_cards(hands[seat], trick, broken, breaking) >> c & 1])
+        hands[seat] &= ~(1 << card)
+        trick += (card,)
+    return Position(tuple(hands), leader, trick, broken, breaking)
+
+
+def positions(seed, count, n):
+    rng = random.Random(seed)
+    return [random_position(rng, n, in_trick=i % 4, breaking=i % 5 != 4) for i in range(count)]
+
+
+SMALL = positions(4242, 24, 3) + positions(4343, 12, 4)
+# a position where the totals of all play-outs have a gap (0, 2, 3 but not 1)
+GAP = Position((5370806272, 1130300100837376, 137581559808, 268533760), 0, (), False, True)
+
+
+# ------------------------------------------------------------ team splits
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("pos", SMALL, ids=lambda p: format_hand(p.hands[0]))
+def test_team_splits_match_independent_minimax(pos, backend):
+    s = team_splits(pos, Oracle(backend))
+    args = pos[:]
+    assert s.tricks_left == bin(pos.hands[pos.leader]).count("1") + (1 if pos.trick else 0)
+    assert s.cooperative == minimax(*args, DEF)
+    assert s.duck[1] == minimax(*args, 0b1000)    # the right defender alone maximises
+    assert s.duck[3] == minimax(*args, 0b0010)
+    assert s.lowest == minimax(*args, 0)
+    assert s.highest == minimax(*args, 0b1111)
+    assert s.lowest <= min(s.duck.values()) and max(s.duck.values()) <= s.cooperative <= s.highest
+
+
+@pytest.mark.parametrize("pos", SMALL[:12], ids=lambda p: format_hand(p.hands[0]))
+def test_team_splits_are_the_briefs_reference_queries(pos):
+    s = team_splits(pos, Oracle("reference"))
+    q = dict(hands=pos.hands, leader=pos.leader, trick=pos.trick,
+             spades_broken=pos.spades_broken, breaking=pos.breaking)
+    left = s.tricks_left
+    assert s.cooperative == reference.max_tricks(**q, side=DEF)
+    for x in (1, 3):
+        assert s.duck[x] == left - reference.max_tricks(**q, side=DECLARER_SIDE | 1 << x,
+                                                         count=DECLARER_SIDE)
+
+
+# ------------------------------------------------------------ reachable totals
+ROLE_SETS = {"declarer": DECLARER_ROLES, "left": defender_roles(1), "right": defender_roles(3),
+             "everyone": EVERYONE_ROLES, "mixed": (MIN, CHOOSE, MIN, MIN)}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("who", sorted(ROLE_SETS))
+def test_reach_matches_exact_sets(who, backend):
+    roles = ROLE_SETS[who]
+    oracle = Oracle(backend)
+    for pos in SMALL[:24] + [GAP]:
+        exact = totals(*pos[:], roles)
+        got = reachable_totals(pos, roles, 0, 4, oracle)
+        assert {t for t, r in got.items() if r} == set(exact), pos
+        assert all(r is not None for r in got.values())
+
+
+def test_reach_sees_a_gap():
+    assert totals(*GAP[:], EVERYONE_ROLES) == {0, 2, 3}
+    got = reachable_totals(GAP, EVERYONE_ROLES, 0, 3, Oracle("reference"))
+    assert got == {0: True, 1: False, 2: True, 3: True}
+
+
+def test_reach_ranges_and_budget():
+    pos = SMALL[30]
+    o = Oracle("reference")
+    exact = totals(*pos[:], DECLARER_ROLES)
+    lo, hi = min(exact), max(exact)
+    assert reach(pos, DECLARER_ROLES, lo, hi, o) is True
+    assert reach(pos, DECLARER_ROLES, hi + 1, 99, o) is False
+    assert reach(pos, DECLARER_ROLES, -5, lo - 1, o) is False
+    # a budget of one position cannot descend: unknown (None) or decided at the root
+    assert reach(pos, EVERYONE_ROLES, 0, 0, o, budget=1) in (None, 0 in totals(*pos[:], EVERYONE_ROLES))
+
+
+def test_roles_are_checked():
+    pos = SMALL[0]
+    with pytest.raises(ValueError):
+        reach(pos, (CHOOSE, MAX, MIN, MAX), 0, 1, Oracle("reference"))   # declarer != dummy
+    with pytest.raises(ValueError):
+        reach(pos, ("x", MAX, "x", MAX), 0, 1, Oracle("reference"))
+    with pytest.raises(ValueError):
+        Oracle("dds")
+
+
+def test_run_limited_stops_a_slow_worker():
+    def tasks():
+        yield ("a",), 1
+        time.sleep(30)
+        yield ("b",), 2
+
+    start = time.monotonic()
+    out, finished = run_limited(tasks, 1.0)
+    assert out == {("a",): 1} and not finished
+    assert time.monotonic() - start < 10
+    assert run_limited(tasks, 0) == ({}, False)
+    out, finished = run_limited(lambda: iter([(("x",), 3)]), 5.0)
+    assert out == {("x",): 3} and finished
+
+
+# ------------------------------------------------------------ deal level
+def random_hands(rng):
+    deck = list(range(52))
+    rng.shuffle(deck)
+    masks = [sum(1 << c for c in deck[k * 13:(k + 1) * 13]) for k in range(4)]
+    return {name: format_hand(m) for name, m in zip(PLAYERS + ("dummy",), masks)}
+
+
+def late_deal(seed, calls=("5", "6", "7"), tricks=9, extra=0, scores=None, dealer="Carol",
+              breaking=True):
+    """A random deal with an auction, after ``tricks`` random tricks (+ ``extra`` cards)."""
+    rng = random.Random(seed)
+    auction = Auction.from_calls(PLAYERS, dealer, calls)
+    deal = Deal(PLAYERS, dealer, random_hands(rng), auction=auction, scores=scores)
+    if not breaking:
+        from solver.deal import Rules
+        deal = replace(deal, rules=Rules(breaking=False))
+    state = deal.play_state()
+    for _ in range(4 * tricks + extra):
+        state.play(rng.choice(state.legal_moves()))
+    return replace(deal, played=state.moves)
+
+
+def check_rows(deal, a):
+    """Every row scored by score_hand (nils as the row settles them), values and margins."""
+    auction = deal.auction
+    for o in a.outcomes:
+        hand_tricks = {n.hand: (0 if n.kept else 1) for n in o.nils}
+        want = score_hand(auction.tricks_bid, auction.declarer, TRICKS_PER_HAND - o.defender_tricks,
+                          auction.applicable_nils(), hand_tricks, deal.rules.scoring)
+        values = {}
+        for line in o.players:
+            s = want[line.player]
+            assert (line.points, line.bags, line.made) == (s.points, s.bags, s.made)
+            values[line.player] = line.value
+            if deal.scores is None:
+                assert line.value == s.points
+        for line in o.players:
+            others = [v for p, v in values.items() if p != line.player]
+            assert line.margin == line.value - max(others)
+            assert dict(line.margins) == {p: line.value - v for p, v in values.items() if p != line.player}
+        top = max(values.values())
+        assert set(o.leaders) == {p for p, v in values.items() if v == top}
+
+
+LATE = [late_deal(seed, tricks=9 + seed % 2, extra=seed % 3) for seed in range(1, 9)]
+
+
+@pytest.mark.parametrize("deal", LATE, ids=lambda d: f"{len(d.played)}cards")
+def test_deal_level_matches_brute_force(deal):
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
+    state = deal.play_state()
+    pos = state.engine_position()
+    w = state.defender_tricks
+    assert a.won == (state.declarer_tricks, w)
+    assert a.cooperative == w + minimax(*pos[:], DEF)
+    assert a.duck == {a.left_defender: w + minimax(*pos[:], 0b1000),
+                      a.right_defender: w + minimax(*pos[:], 0b0010)}
+    everyone = {w + t for t in totals(*pos[:], EVERYONE_ROLES)}
+    assert (a.lowest, a.highest) == (min(everyone), max(everyone))
+    assert [o.defender_tricks for o in a.outcomes] == sorted(everyone)
+    assert a.complete and all(o.reachable for o in a.outcomes)
+    # what each player can bring about by their own choice of cards
+    for player, roles in ((a.declarer, DECLARER_ROLES), (a.left_defender, defender_roles(1)),
+                          (a.right_defender, defender_roles(3))):
+        exact = {w + t for t in totals(*pos[:], roles)}
+        opt = a.options_of(player)
+        assert {t for t, r in opt.reachable.items() if r} == exact
+        for o in a.outcomes:
+            assert (player in o.reachable_by) == (o.defender_tricks in exact)
+    # the settle total: the most conceded while making, against defenders who maximise
+    contract = TRICKS_PER_HAND - deal.auction.tricks_bid[a.declarer]
+    makeable = [t for t in {w + t for t in totals(*pos[:], DECLARER_ROLES)} if t <= contract]
+    assert a.settle == (max(makeable) if makeable else None)
+    check_rows(deal, a)
+    marks = {m: o.defender_tricks for o in a.outcomes for m in o.marks}
+    assert marks["coop"] == a.cooperative
+    assert marks[f"duck {a.left_defender}"] == a.duck[a.left_defender]
+
+
+@pytest.mark.parametrize("deal", LATE, ids=lambda d: f"{len(d.played)}cards")
+def test_card_level(deal):
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
+    state = deal.play_state()
+    pos = state.engine_position()
+    w = state.defender_tricks
+    values = reference.card_values(*pos[:2], DEF, *pos[2:])
+    assert sorted(c for opt in a.cards for c in opt.cards) == sorted(values)
+    chooser_defends = state.controller in (1, 3)
+    best = (max if chooser_defends else min)(values.values()) + w
+    assert a.best_card_total == best
+    by_card = {}
+    for opt in a.cards:
+        for c in opt.cards:
+            assert opt.defender_tricks == w + values[c]
+            by_card[c] = opt
+        assert opt.tricks_given_up == abs(opt.defender_tricks - best)
+        assert opt.duck == (opt.defender_tricks != best)
+        ref = next(o for o in a.cards if not o.duck).outcome
+        for p in a.players:
+            assert (p in opt.gains) == (opt.outcome.value(p) > ref.value(p))
+            assert (p in opt.loses) == (opt.outcome.value(p) < ref.value(p))
+        if opt.duck:
+            # a defender's duck gives the declarer a trick, the declarer's gives one away
+            assert (opt.defender_tricks < best) == chooser_defends
+    assert any(not o.duck for o in a.cards)
+
+
+def test_a_defenders_duck_gains_and_losses():
+    """Somewhere among seeded late positions a defender's duck sets the other defender."""
+    for seed in range(1, 200):
+        deal = late_deal(seed, calls=("4", "7", "8"), tricks=9)
+        state = deal.play_state()
+        if state.controller not in (1, 3):
+            continue
+        a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
+        ducks = [o for o in a.cards if o.duck]
+        for o in ducks:
+            if o.gains and a.declarer in o.gains and o.loses:
+                assert all(p in a.defenders for p in o.loses)
+                return
+    pytest.fail("no duck found")  # pragma: no cover
+
+
+# ------------------------------------------------------------ nils
+NIL_CALLS = ("5 nil self", "3 nil Alice", "7 nil dummy")  # Alice, Bob, Carol (declarer)
+
+
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_nils_settled_in_every_row(seed):
+    deal = late_deal(seed, calls=NIL_CALLS, tricks=9, extra=seed % 4)
+    assert deal.auction.applicable_nils() == [NilBet("Alice", "Alice"), NilBet("Bob", "Alice"),
+                                              NilBet("Carol", "dummy")]
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
+    state = deal.play_state()
+    pos = state.engine_position()
+    names = state.names
+    side_won = {"declarer": state.declarer_tricks, "defenders": state.defender_tricks}
+    keep = {}
+    for n in a.nils:
+        seat = names.index(n.hand)
+        assert n.won == state.tricks_won[seat]
+        if n.won:
+            assert n.keep_max is None
+            keep[n.hand] = None
+            continue
+        k = reference.max_tricks(*pos[:2], DEFENDER_SIDE if seat in (1, 3) else DECLARER_SIDE,
+                                 *pos[2:], nil_seat=seat)
+        assert n.keep_max == (None if k < 0 else k + side_won[n.side])
+        keep[n.hand] = n.keep_max
+    check_rows(deal, a)
+    for o in a.outcomes:
+        for s in o.nils:
+            side = "declarer" if s.hand == "dummy" else "defenders"
+            side_total = o.defender_tricks if side == "defenders" else TRICKS_PER_HAND - o.defender_tricks
+            k = keep[s.hand]
+            assert s.kept == (k is not None and side_total <= k)
+            assert s.points == (100 if s.kept else -100)
+            # "decides": the other result changes who leads
+            flipped = {n.hand: (n.kept != (n.hand == s.hand)) for n in o.nils}
+            scores = score_hand(deal.auction.tricks_bid, "Carol", o.declarer_tricks,
+                                deal.auction.applicable_nils(),
+                                {h: 0 if k_ else 1 for h, k_ in flipped.items()})
+            top = max(x.points for x in scores.values())
+            leaders = {p for p, x in scores.items() if x.points == top}
+            if s.reason != "already-lost":
+                assert s.decides == (leaders != set(o.leaders))
+    # the card level settles each nil after each card
+    for opt in a.cards:
+        for s in opt.outcome.nils:
+            seat = names.index(s.hand)
+            if state.tricks_won[seat]:
+                assert not s.kept and s.reason == "already-lost"
+                continue
+            after = reference.card_values(*pos[:2], DEFENDER_SIDE if seat in (1, 3) else DECLARER_SIDE,
+                                          *pos[2:], nil_seat=seat)[opt.cards[0]]
+            k = None if after < 0 else after + side_won["declarer" if seat in (0, 2) else "defenders"]
+            side_total = (opt.defender_tricks if seat in (1, 3)
+                          else TRICKS_PER_HAND - opt.defender_tricks)
+            assert s.kept == (k is not None and side_total <= k)
+
+
+def test_a_nil_decides_somewhere():
+    found = False
+    for seed in range(1, 40):
+        deal = late_deal(seed, calls=NIL_CALLS, tricks=9)
+        a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
+        if any(o.nil_decides for o in a.outcomes):
+            found = True
+            break
+    assert found
+
+
+def test_running_scores_and_bag_penalties():
+    scores = {"Alice": Standing(300, 9), "Bob": Standing(280, 2), "Carol": Standing(290, 8)}
+    deal = late_deal(3, scores=scores)
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
+    check_rows(deal, a)
+    for o in a.outcomes:
+        for line in o.players:
+            before = scores[line.player]
+            bags = before.bags + line.bags
+            penalties = bags // 10
+            assert line.before == (before.points, before.bags)
+            assert line.bag_penalties == penalties
+            assert line.after == (before.points + line.points - 100 * penalties, bags - 10 * penalties)
+            assert line.value == line.after[0]
+
+
+# ------------------------------------------------------------ bad input
+def test_bad_deals():
+    base = late_deal(1)
+    with pytest.raises(DuckError, match="no auction"):
+        analyse(replace(base, auction=None, played=()), oracle=Oracle("reference"))
+    partial = Auction.from_calls(PLAYERS, "Carol", ["5", "6"])
+    with pytest.raises(DuckError, match="not complete"):
+        analyse(replace(base, auction=partial, played=()), oracle=Oracle("reference"))
+    over = load_deal(HANDS / "bag-penalty.yaml")
+    with pytest.raises(DuckError, match="all 13 tricks"):
+        analyse(over, oracle=Oracle("reference"))
+
+
+def test_no_spade_breaking_switch():
+    deal = late_deal(5, tricks=9)
+    a = analyse(deal, breaking=False, oracle=Oracle("reference"), time_limit=0)
+    assert not a.deal.rules.breaking
+    pos = deal.play_state().engine_position()._replace(breaking=False)
+    assert a.cooperative == deal.play_state().defender_tricks + minimax(*pos[:], DEF)
+
+
+# ------------------------------------------------------------ the worked example
+@pytest.fixture(scope="module")
+def worked():
+    if not HAVE_ENGINE:
+        pytest.skip("compiled engine not built")
+    deal = load_deal(HANDS / "duck-worked-example.yaml")
+    return deal, analyse(deal, time_limit=0)
+
+
+def scores_at(a, d):
+    o = a.outcome(d)
+    return {p.player: p.points for p in o.players}
+
+
+@needs_engine
+def test_worked_example_deal(worked):
+    deal, a = worked
+    assert deal.auction.tricks_bid == {"Alice": 5, "Bob": 6, "Carol": 7}
+    assert not deal.auction.applicable_nils()
+    assert (a.declarer, a.left_defender, a.right_defender) == ("Carol", "Alice", "Bob")
+    assert a.cooperative == 7
+    assert scores_at(a, 7) == {"Carol": -70, "Alice": 52, "Bob": 61}
+    assert a.duck["Alice"] == 5
+    assert scores_at(a, 5) == {"Carol": 71, "Alice": 50, "Bob": -60}
+    assert "coop" in a.outcome(7).marks and "duck Alice" in a.outcome(5).marks
+    assert a.options_of("Bob").alone == 5          # what Bob alone makes sure of
+    assert a.settle is None                         # Carol cannot make 7
+    duck = next(e for e in a.effects if e.player == "Alice" and e.kind == "duck")
+    assert (duck.total, duck.own_change) == (5, -2) and not duck.raises_own
+    row = a.outcome(5).line("Alice")
+    assert row.margins["Bob"] - a.outcome(7).line("Alice").margins["Bob"] == 119
+
+
+@needs_engine
+def test_worked_example_card_level(worked):
+    deal, a = worked
+    assert a.to_move == "Alice" and a.best_card_total == 7
+    best = [o for o in a.cards if not o.duck]
+    ducks = [o for o in a.cards if o.duck]
+    assert best and ducks
+    assert all(o.defender_tricks == 7 for o in best)
+    for o in ducks:
+        assert o.defender_tricks < 7 and "Carol" in o.gains and "Carol" not in o.loses
+    pos = deal.play_state().engine_position()
+    groups = card_totals(pos, Oracle())
+    assert sorted(c for g, _ in groups for c in g) == sorted(c for o in a.cards for c in o.cards)
+
+
+@needs_engine
+def test_engine_nil_queries_match_reference():
+    for seed in range(1, 5):
+        deal = late_deal(seed, calls=NIL_CALLS, tricks=9)
+        pos = deal.play_state().engine_position()
+        for seat in (0, 1, 2):
+            assert nil_keep_max(pos, seat, Oracle()) == nil_keep_max(pos, seat, Oracle("reference"))
