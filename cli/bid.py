@@ -345,6 +345,10 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
         t.add_row(c.player, knew, "—" if c.bid is None else c.bid.call(c.player), *made,
                   a.recommended.call, points(a.recommended.score), gap, *dd)
     console.print(t)
+    k = first.knowledge
+    if len(checks) < len(k.players):
+        console.print(Text("The auction is incomplete: the players after the next bidder cannot "
+                           "be judged yet (their turn has not come).", style="dim"))
 
 
 # -------------------------------------------------------------- progress

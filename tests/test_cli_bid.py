@@ -178,3 +178,13 @@ def test_bad_files(deal_file, tmp_path):
     assert r.exit_code == 1 and "cannot read" in r.output
     r = run(deal_file(DEAL + AUCTION), "--samples", 2)
     assert r.exit_code == 1 and "auction is complete" in " ".join(r.output.split())
+
+
+def test_all_players_with_an_incomplete_auction(deal_file):
+    text = DEAL + "auction:\n  - {player: Alice, bid: 5}\n"
+    data = run_json(deal_file(text), "--all", "--samples", 4, "--jobs", 1)
+    assert [p["player"] for p in data["players"]] == ["Alice", "Bob"]
+    assert [p["bid"] for p in data["players"]] == ["5", None]
+    assert all(p["actual"]["outcome"] is None for p in data["players"])
+    r = run(deal_file(text), "--all", "--samples", 4, "--jobs", 1)
+    assert r.exit_code == 0 and "auction is incomplete" in " ".join(r.stdout.split())
