@@ -99,6 +99,10 @@ cdef uint64_t ZOB[52]
 cdef int USE_TT = 1
 cdef int USE_QUICK = 1
 cdef int USE_SURE = 1
+cdef int LEAD2 = 1
+def _lead2(v):
+    global LEAD2
+    LEAD2 = v
 
 
 def _set_options(tt=True, quick=True, sure=True):
@@ -874,6 +878,129 @@ cdef class Solver:
                 rb &= rb - 1
         return n
 
+    cdef void _order_lead_pair(self, int seat, Move* mv, int n) noexcept nogil:
+        """Lead weights for partners facing two opponents (partner opposite).
+
+        Prefer suits where the opponents hold few cards (smaller trees) and
+        cannot ruff, where partner can ruff, finesses through the left-hand
+        opponent, leads toward our winners; avoid leading into the
+        right-hand opponent's high cards.  Within a suit, leads that win the
+        trick first (cashing, dropping singleton honours, crossing to
+        partner), then sequences and low cards."""
+        cdef uint64_t alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
+        cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
+        cdef int rem = ds_pop(self.hand[seat])
+        cdef int i, s, c, r, nl, nr, np, nm, cl, cr, sw, w, win, rr, seq
+        cdef int top_h, sec_h, third_h, top_c, sec_c
+        cdef uint64_t a, bits, mine, ptr, ltr, rtr
+        cdef int owner[3]
+        cdef int sw_of[4]
+        ptr = self.hand[pd] & DS_SPADES
+        ltr = self.hand[lho] & DS_SPADES
+        rtr = self.hand[rho] & DS_SPADES
+        for i in range(n):
+            c = mv[i].card
+            s = c // 13
+            r = c % 13
+            a = _suit(alive, s)
+            mine = _suit(self.hand[seat], s)
+            nl = ds_pop(_suit(self.hand[lho], s))
+            nr = ds_pop(_suit(self.hand[rho], s))
+            np = ds_pop(_suit(self.hand[pd], s))
+            nm = ds_pop(mine)
+            # holders of the three highest cards of the suit
+            bits = a
+            for w in range(3):
+                owner[w] = -1
+                if bits:
+                    top_c = ds_hib(bits)
+                    bits &= ~(DS_ONE << top_c)
+                    owner[w] = 0
+                    while not (self.hand[owner[w]] >> (13 * s + top_c)) & 1:
+                        owner[w] += 1
+            top_h = owner[0]
+            sec_h = owner[1]
+            third_h = owner[2]
+            top_c = ds_hib(a)
+            sec_c = ds_hib(a & ~(DS_ONE << top_c)) if (a & ~(DS_ONE << top_c)) else -1
+            cl = nl if nl else rem + 1
+            cr = nr if nr else rem + 1
+            sw = -((cl + cr) * 128) // 13
+            if s != 0:
+                if (nl == 0 and ltr) or (nr == 0 and rtr):
+                    sw -= 12
+                if np == 0 and ptr and nr > 0:
+                    sw += 17
+            if top_h == rho or sec_h == rho:
+                if nr != 1:
+                    sw -= 12
+            elif top_h == lho and sec_h == pd and np != 1:
+                sw += 27
+            if s != 0 and nm == 1 and (self.hand[seat] & DS_SPADES) and np > 1 and top_h == pd:
+                sw += 19
+            rr = 14 - ds_pop(a >> (r + 1))
+            seq = r > 0 and (mine >> (r - 1)) & 1 and ds_pop(a >> (r + 1)) < 13 and \
+                not ((a & ~mine) >> (r - 1)) & 1
+            # will this lead win the trick (by us or partner)?
+            win = 0
+            if top_h == seat and r == top_c:
+                if s == 0:
+                    win = 1
+                elif (np or not ptr):
+                    win = (nl or not ltr) and (nr or not rtr)
+                else:
+                    win = (nl or (ltr == 0 or ds_hib(ptr) > ds_hib(ltr))) and \
+                          (nr or (rtr == 0 or ds_hib(ptr) > ds_hib(rtr)))
+            elif top_h == pd:
+                win = s == 0 or ((nl or not ltr) and (nr or not rtr))
+            elif s != 0 and np == 0 and ptr:
+                if nl == 0 and ltr and ds_hib(ltr) > ds_hib(ptr):
+                    win = 0
+                elif nr == 0 and rtr and ds_hib(rtr) > ds_hib(ptr):
+                    win = 0
+                else:
+                    win = 1
+            if win:
+                if (nl == 1 and top_h == lho) or (nr == 1 and top_h == rho):
+                    w = sw + 35 + rr
+                elif top_h == seat:
+                    if sec_h == pd:
+                        w = sw + 48 + rr
+                    elif r == top_c:
+                        w = sw + 31
+                    else:
+                        w = sw - 3 + rr
+                elif top_h == pd:
+                    w = sw + 42 + rr if sec_h == seat else sw + 28 + rr
+                elif seq and r == sec_c:
+                    w = sw + 40
+                elif seq:
+                    w = sw + 22 + rr
+                else:
+                    w = sw + 11 + rr
+            else:
+                if sec_h == pd and third_h == pd:
+                    sw += 20
+                elif (sec_h == seat and third_h == pd and np > 1) or \
+                        (sec_h == pd and third_h == seat and np > 1):
+                    sw += 13
+                if (nl == 1 and top_h == lho) or (nr == 1 and top_h == rho):
+                    w = sw + 2 + rr
+                elif top_h == seat:
+                    if sec_h == pd:
+                        w = sw + 33 + rr
+                    elif r == top_c:
+                        w = sw + 38
+                    else:
+                        w = sw - 14 + rr
+                elif top_h == pd:
+                    w = sw + 34 + rr
+                elif seq and r == sec_c:
+                    w = sw + 35
+                else:
+                    w = sw + 17 - r
+            mv[i].score = w
+
     cdef void _order_lead(self, int seat, Move* mv, int n) noexcept nogil:
         """Order the leads by suit categories (in the spirit of well-tuned
         bridge solvers): give partner a ruff, finesse through the left-hand
@@ -1112,7 +1239,12 @@ cdef class Solver:
         hint = &self.hints[hk & self.hint_mask]
         if n > 1:
             if tlen == 0:
-                self._order_lead(seat, mv, n)
+                if LEAD2 and ((self.side >> seat) & 1) == ((self.side >> ((seat + 2) & 3)) & 1) \
+                        and ((self.side >> seat) & 1) != ((self.side >> ((seat + 1) & 3)) & 1) \
+                        and ((self.side >> seat) & 1) != ((self.side >> ((seat + 3) & 3)) & 1):
+                    self._order_lead_pair(seat, mv, n)
+                else:
+                    self._order_lead(seat, mv, n)
             else:
                 self._order_follow(seat, mv, n)
             if hint.check == <uint32_t>(hk >> 32):
