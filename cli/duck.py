@@ -239,7 +239,7 @@ def _outcomes_table(a: DuckAnalysis) -> Table:
             row.append(_nils_text(o))
         marks = Text(", ".join(o.marks), style="cyan")
         if o.reachable is None:
-            marks.append(" reachable?", style="dim")
+            marks.append((" " if o.marks else "") + "reachable?", style="dim")
         row.append(marks)
         t.add_row(*row)
     return t
@@ -313,8 +313,8 @@ def render_analysis(a: DuckAnalysis) -> Group:
         parts.append(Text(f"{n.bidder}'s nil on {n.hand} does not count (not on the same side).",
                           style="dim"))
     if a.undetermined:
-        parts.append(Text("Not determined within the time limit (--time-limit): "
-                          + "; ".join(a.undetermined) + ".", style="dim"))
+        parts.append(Text("Not determined within --time-limit: " + "; ".join(a.undetermined) + ".",
+                          style="dim"))
     parts.append(Text("Meaning of every number: docs/DUCK.md.", style="dim"))
     return Group(*parts)
 

@@ -724,6 +724,10 @@ def run_limited(tasks: Callable[[], Iterator[Tuple[tuple, object]]],
 
 
 # ------------------------------------------------------------------ analyse
+def _listed(totals: Sequence[int]) -> str:
+    return ", ".join(str(t) for t in sorted(totals))
+
+
 def check_deal(deal: Deal) -> None:
     """Raise :class:`DuckError` unless the deal has a complete auction."""
     if deal.auction is None:
@@ -868,22 +872,26 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
     settle: Optional[int] = None
     if coop <= contract_total:
         settle = coop
+        unsure = []
         for t in range(min(contract_total, top_possible), coop, -1):
             r = reach_of[declarer].get(t, known(("reach", declarer, t)))
             if r:
                 settle = t
                 break
             if r is None:
-                undetermined.append(f"whether {declarer} can settle for {TRICKS_PER_HAND - t} tricks")
+                unsure.append(t)
+        if unsure:
+            undetermined.append(f"whether {declarer} can settle for D = {_listed(unsure)}")
     for p in players:
-        for t, r in reach_of[p].items():
-            if r is None:
-                undetermined.append(f"whether {p} can bring about {t} defender tricks")
+        unsure = [t for t, r in reach_of[p].items() if r is None]
+        if unsure:
+            undetermined.append(f"whether {p} can bring about D = {_listed(unsure)}")
 
     # ---- rows
     lo_row = lowest if lowest is not None else min(duck.values())
     hi_row = highest if highest is not None else decl_top
     rows: Dict[int, Outcome] = {}
+    unsure = []
     for t in range(lo_row, hi_row + 1):
         by = tuple(p for p in players if reach_of[p].get(t))
         if t in (lowest, highest) or by:
@@ -891,10 +899,12 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
         else:
             reachable = known(("everyone", t))
             if reachable is None:
-                undetermined.append(f"whether any play-out ends with {t} defender tricks")
+                unsure.append(t)
         if reachable is False:
             continue
         rows[t] = replace(scorer.outcome(t), reachable=reachable, reachable_by=by)
+    if unsure:
+        undetermined.append(f"whether any play-out ends with D = {_listed(unsure)}")
 
     options = []
     for p in players:
