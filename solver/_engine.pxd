@@ -58,6 +58,7 @@ cdef class Solver:
     cdef size_t tt_buckets          # current number of buckets (power of two)
     cdef size_t tt_max_buckets      # cap from tt_mb
     cdef size_t tt_used
+    cdef size_t tt_evicted          # replacements since the table last grew
     cdef int tt_bits
     cdef uint32_t stamp
     cdef Hint* hints
@@ -90,6 +91,7 @@ cdef class Solver:
     cdef void _alloc(self, size_t buckets) noexcept nogil
     cdef void _grow(self) noexcept nogil
     cdef void _reset_table(self) noexcept nogil
+    cdef DirEntry* _dir_find(self, uint64_t h) noexcept nogil
     cdef void _dir_add(self, uint64_t shape, uint16_t meta, int zset) noexcept nogil
     cdef int _probe_key(self, uint64_t h, uint64_t shape, uint16_t meta, const uint64_t* rel,
                         int target, uint64_t alive, uint64_t* rw) noexcept nogil

@@ -90,7 +90,8 @@ KIND_TEST = 3
 DEFAULT_TT_MB = 128.0
 cdef int NO_HIT = -100
 cdef int NCLS = 4              # key classes: 1 to NCLS top cards fixed in every suit
-cdef size_t DIR_PER_BUCKET = 8
+cdef size_t DIR_PER_BUCKET = 16
+cdef size_t GROW_ON_EVICT = 64
 cdef size_t MIN_BUCKETS = 1 << 7
 
 cdef uint64_t ZOB[52]
@@ -355,10 +356,27 @@ cdef class Solver:
                     if j:
                         self._dir_add(nt[i].slot[k].shape, nt[i].slot[k].meta, j)
 
+    cdef DirEntry* _dir_find(self, uint64_t h) noexcept nogil:
+        """The shape directory entry of hash ``h`` (4-way sets), or NULL."""
+        cdef DirEntry* d = self.dir + ((h & (self.tt_buckets * DIR_PER_BUCKET // 4 - 1)) << 2)
+        cdef int i
+        for i in range(4):
+            if d[i].key == h:
+                return &d[i]
+        return NULL
+
     cdef void _dir_add(self, uint64_t shape, uint16_t meta, int zset) noexcept nogil:
         cdef uint64_t h = _hash(shape, meta) | 1
-        cdef DirEntry* d = self.dir + (h & (self.tt_buckets * DIR_PER_BUCKET - 1))
-        if d.key != h:
+        cdef DirEntry* d = self._dir_find(h)
+        cdef DirEntry* base
+        cdef int i
+        if d == NULL:
+            base = self.dir + ((h & (self.tt_buckets * DIR_PER_BUCKET // 4 - 1)) << 2)
+            d = &base[(h >> 58) & 3]
+            for i in range(4):
+                if base[i].key == 0:
+                    d = &base[i]
+                    break
             d.key = h
             d.zsets = 0
         d.zsets |= <uint16_t>(1 << zset)
@@ -406,11 +424,11 @@ cdef class Solver:
         lookup probes the keys of the free-suit sets the shape's directory
         entry lists, then the keys of 1 to 4 fixed top cards."""
         cdef uint64_t h = _hash(shape, meta) | 1
-        cdef DirEntry* d = self.dir + (h & (self.tt_buckets * DIR_PER_BUCKET - 1))
+        cdef DirEntry* d = self._dir_find(h)
         cdef int z, res, cls, nk = 0, i
         cdef uint16_t zs
         cdef uint64_t keys[20]
-        if d.key == h:
+        if d != NULL:
             zs = d.zsets
             while zs and nk < 15:
                 z = ds_ctz(zs)
@@ -490,6 +508,8 @@ cdef class Solver:
             if b.stamp[k] < best:
                 best = b.stamp[k]
                 victim = k
+        if b.tag[victim]:
+            self.tt_evicted += 1
         b.tag[victim] = tag
         b.stamp[victim] = self.stamp
         e = &b.slot[victim]
@@ -506,7 +526,11 @@ cdef class Solver:
         else:
             e.lower = -1
             e.upper = <int8_t>value
-        if self.tt_used * 4 > self.tt_buckets * BUCKET * 3 and self.tt_buckets < self.tt_max_buckets:
+        if self.tt_buckets < self.tt_max_buckets and (
+                self.tt_used * 4 > self.tt_buckets * BUCKET * 3
+                or self.tt_evicted * GROW_ON_EVICT > self.tt_buckets * BUCKET):
+            # full, or crowded buckets are replacing entries: double it
+            self.tt_evicted = 0
             self._grow()
 
     # ------------------------------------------------------------------
