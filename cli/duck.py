@@ -188,32 +188,32 @@ def _options_table(a: DuckAnalysis) -> Table:
 
 
 def _player_cell(p: PlayerLine) -> Text:
+    """``+71 1b (+21)``: hand points (nil bets included), bags or ``set``,
+    ``→ total`` with running scores, and the margin."""
     out = Text()
-    if p.made:
-        out.append(signed(p.contract_points + p.nil_points), style="green")
-        if p.bags:
-            out.append(f" {p.bags}b", style="yellow")
-    else:
-        out.append(signed(p.contract_points + p.nil_points), style="red")
+    out.append(signed(p.points), style="green" if p.points >= 0 else "red")
+    if not p.made:
         out.append(" set", style="red")
+    elif p.bags:
+        out.append(f" {p.bags}b", style="yellow")
     if p.after is not None:
-        out.append(f" → {p.after[0]}")
+        out.append(f" →{p.after[0]}")
         if p.bag_penalties:
-            out.append(f" (-{p.bag_penalties} pen)", style="red")
+            out.append("†" * p.bag_penalties, style="red")
     out.append(f" ({signed(p.margin)})", style="dim")
     return out
 
 
 def _nils_text(o: Outcome) -> Text:
+    """``Alice>dummy kept*``: bidder > hand, the result, ``*`` where it decides the leader."""
     out = Text()
     for i, n in enumerate(o.nils):
         if i:
             out.append(", ")
-        hand = "own" if n.hand == n.bidder else n.hand
-        out.append(f"{n.bidder}/{hand} ")
+        out.append(f"{n.bidder}>{n.hand} ")
         out.append("kept" if n.kept else "lost", style="green" if n.kept else "red")
         if n.decides:
-            out.append(" decides", style="bold magenta")
+            out.append("*", style="bold magenta")
     return out
 
 
@@ -222,14 +222,17 @@ def _outcomes_table(a: DuckAnalysis) -> Table:
                + " (margin over the best other); leader in bold")
     t.add_column("D", justify="right")
     t.add_column("decl", justify="right")
+    t.add_column("marks", min_width=10)
     for p in a.players:
-        t.add_column(p, justify="left", no_wrap=True)
+        t.add_column(p, justify="left")
     if a.nils:
         t.add_column("nils")
-    t.add_column("marks")
     for o in a.outcomes:
         style = "bold" if "coop" in o.marks else ""
-        row: List[object] = [Text(str(o.defender_tricks), style=style), str(o.declarer_tricks)]
+        marks = Text(", ".join(o.marks), style="cyan")
+        if o.reachable is None:
+            marks.append((" " if o.marks else "") + "reachable?", style="dim")
+        row: List[object] = [Text(str(o.defender_tricks), style=style), str(o.declarer_tricks), marks]
         for p in a.players:
             cell = _player_cell(o.line(p))
             if p in o.leaders:
@@ -237,10 +240,6 @@ def _outcomes_table(a: DuckAnalysis) -> Table:
             row.append(cell)
         if a.nils:
             row.append(_nils_text(o))
-        marks = Text(", ".join(o.marks), style="cyan")
-        if o.reachable is None:
-            marks.append((" " if o.marks else "") + "reachable?", style="dim")
-        row.append(marks)
         t.add_row(*row)
     return t
 
@@ -312,6 +311,12 @@ def render_analysis(a: DuckAnalysis) -> Group:
     for n in a.ignored_nils:
         parts.append(Text(f"{n.bidder}'s nil on {n.hand} does not count (not on the same side).",
                           style="dim"))
+    if any(line.bag_penalties for o in a.outcomes for line in o.players):
+        parts.append(Text(f"†: a bag penalty ({a.deal.rules.scoring.bag_penalty} points) paid "
+                          "in the running total.", style="dim"))
+    if any(o.nil_decides for o in a.outcomes) or any(c.outcome.nil_decides for c in a.cards):
+        parts.append(Text("nils: * = this nil decides who leads (settled the other way, "
+                          "another player would lead).", style="dim"))
     if a.undetermined:
         parts.append(Text("Not determined within --time-limit: " + "; ".join(a.undetermined) + ".",
                           style="dim"))
