@@ -187,3 +187,10 @@ def test_missing_and_malformed_files(tmp_path):
 def test_negative_time_limit_is_a_usage_error(tmp_path):
     r = run("duck", write(tmp_path, late_deal(1)), "--time-limit", "-1")
     assert r.exit_code == 2
+
+
+def test_docs_name_every_json_field():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "DUCK.md").read_text(encoding="utf-8")
+    for field in (TOP_FIELDS | POSITION_FIELDS | OUTCOME_FIELDS | PLAYER_FIELDS | OPTION_FIELDS
+                  | EFFECT_FIELDS | CARD_FIELDS | NIL_ROW_FIELDS):
+        assert f"`{field}`" in doc, field
