@@ -9,7 +9,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 cdef enum:
     MAX_PLY = 56
     MAX_MOVES = 16
-    BUCKET = 64             # slots per transposition-table bucket
+    BUCKET = 32             # slots per transposition-table bucket
 
 # One transposition-table entry: a trick-start position up to relative rank.
 # ``shape`` holds the 16 suit lengths (4 bits per seat and suit); ``mask``

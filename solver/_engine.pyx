@@ -38,6 +38,16 @@ cdef extern from * nogil:
     #include <immintrin.h>
     #endif
     /* bit i set when tags[i] == tag, for 64 tags */
+    static inline uint64_t ds_tag_match32(const uint16_t* tags, uint16_t tag) {
+    #if defined(__AVX512BW__)
+        __m512i t = _mm512_set1_epi16((short)tag);
+        return _mm512_cmpeq_epi16_mask(_mm512_loadu_si512((const void*)tags), t);
+    #else
+        uint64_t r = 0;
+        for (int i = 0; i < 32; i++) r |= (uint64_t)(tags[i] == tag) << i;
+        return r;
+    #endif
+    }
     static inline uint64_t ds_tag_match64(const uint16_t* tags, uint16_t tag) {
     #if defined(__AVX512BW__)
         __m512i t = _mm512_set1_epi16((short)tag);
@@ -74,6 +84,7 @@ cdef extern from * nogil:
     const uint64_t DS_ONE
     uint64_t ds_pext(uint64_t x, uint64_t m)
     uint64_t ds_tag_match64(const uint16_t* tags, uint16_t tag)
+    uint64_t ds_tag_match32(const uint16_t* tags, uint16_t tag)
     void ds_prefetch(const void* p)
     uint64_t ds_pdep(uint64_t x, uint64_t m)
     int ds_pop(uint64_t x)
@@ -388,7 +399,7 @@ cdef class Solver:
         cdef uint64_t mm = 0, m, ms, out
         cdef int k, s, res, cnt
         cdef TTSlot* e
-        mm = ds_tag_match64(b.tag, tag)
+        mm = ds_tag_match32(b.tag, tag)
         while mm:
             k = ds_ctz(mm)
             mm &= mm - 1
@@ -483,7 +494,7 @@ cdef class Solver:
         h = _key_hash(shape, meta, rel, alive, cls, zset)
         b = self.tt + (h & (self.tt_buckets - 1))
         tag = <uint16_t>((h >> 48) | 1)
-        mm = ds_tag_match64(b.tag, tag)
+        mm = ds_tag_match32(b.tag, tag)
         while mm:
             k = ds_ctz(mm)
             mm &= mm - 1
