@@ -11,7 +11,7 @@ meaning of every number: docs/DUCK.md. ``--json``: the documented fields.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Dict, List, Optional
+from typing import Annotated, Dict, List
 
 import typer
 from rich import box
@@ -22,7 +22,7 @@ from rich.text import Text
 from solver.dealfile import load_deal
 from solver.duck import (DEFAULT_TIME_LIMIT, CardOption, DuckAnalysis, DuckEffect, Oracle,
                          Outcome, PlayerLine, PlayerOptions, analyse)
-from solver.scoring import DUMMY, TRICKS_PER_HAND
+from solver.scoring import DUMMY
 
 from .common import console, emit_json, fail, handle_errors
 from .render import card_names, card_text, nil_json
@@ -175,7 +175,7 @@ def _options_table(a: DuckAnalysis) -> Table:
         if o.role == "declarer":
             sure = f"D ≤ {a.cooperative}"
             if a.settle is None:
-                duck = Text(f"set at best: no settle", style="red")
+                duck = Text("set at best: no settle", style="red")
             else:
                 duck = Text(f"settle D = {a.settle} (concedes {a.settle - a.cooperative})")
         else:

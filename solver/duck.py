@@ -36,7 +36,7 @@ from .deal import Deal, HandResult
 from .errors import DealError
 from .play import Position
 from .rules import breaks_spades, trick_winner
-from .scoring import DUMMY, TRICKS_PER_HAND, NilBet
+from .scoring import TRICKS_PER_HAND, NilBet
 from .seating import (DECLARER_SEAT, DECLARER_SIDE, DEFENDER_SIDE, DUMMY_SEAT,
                       LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT, controller, side_of)
 

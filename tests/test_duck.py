@@ -27,7 +27,7 @@ import pytest
 
 from solver import reference
 from solver.auction import Auction
-from solver.cards import format_hand, parse_hand
+from solver.cards import format_hand
 from solver.deal import Deal
 from solver.dealfile import load_deal
 from solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, DuckError, Oracle,
