@@ -45,11 +45,6 @@ ctypedef struct Move:
     int card
     int score
 
-# Hint table entry (killer move per position, a hint only).
-ctypedef struct Hint:
-    uint32_t check
-    int card
-
 
 cdef class Solver:
     # -- transposition table (owned, flat, bounded) --
@@ -61,8 +56,6 @@ cdef class Solver:
     cdef size_t tt_evicted          # replacements since the table last grew
     cdef int tt_bits
     cdef uint32_t stamp
-    cdef Hint* hints
-    cdef uint64_t hint_mask
 
     # -- statistics --
     cdef public unsigned long long nodes
@@ -84,7 +77,6 @@ cdef class Solver:
     cdef int twin                   # position in the trick of the winning card
     cdef int broken
     cdef int ply
-    cdef uint64_t zob               # hash of the cards played from the root
     cdef Move moves[MAX_PLY][MAX_MOVES]
 
     # -- internals (no GIL, no exceptions) --

@@ -103,9 +103,8 @@ cdef int NO_HIT = -100
 cdef int NCLS = 4              # key classes: 1 to NCLS top cards fixed in every suit
 cdef size_t DIR_PER_BUCKET = 16
 cdef size_t GROW_ON_EVICT = 64
-cdef size_t MIN_BUCKETS = 1 << 7
+cdef size_t MIN_BUCKETS = 1 << 10
 
-cdef uint64_t ZOB[52]
 
 # switches for testing the pruning techniques one by one (all on by default)
 cdef int USE_TT = 1
@@ -123,22 +122,6 @@ def _set_options(tt=True, quick=True, sure=True):
     USE_TT, USE_QUICK, USE_SURE = bool(tt), bool(quick), bool(sure)
 
 
-cdef uint64_t _splitmix(uint64_t* s) noexcept nogil:
-    s[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef void _init_tables() noexcept nogil:
-    cdef uint64_t s = 12345
-    cdef int i
-    for i in range(52):
-        ZOB[i] = _splitmix(&s)
-
-
-_init_tables()
 
 
 cdef inline int _beats(int card, int best) noexcept nogil:
@@ -261,10 +244,6 @@ cdef class Solver:
         self.tt_max_buckets = buckets
         self.tt = NULL
         self.dir = NULL
-        self.hints = <Hint*>calloc(1 << 16, sizeof(Hint))
-        if self.hints == NULL:
-            raise MemoryError()
-        self.hint_mask = (1 << 16) - 1
         self._alloc(MIN_BUCKETS if MIN_BUCKETS < buckets else buckets)
         if self.tt == NULL:
             raise MemoryError()
@@ -275,7 +254,6 @@ cdef class Solver:
     def __dealloc__(self):
         free(self.tt)
         free(self.dir)
-        free(self.hints)
 
     def clear(self):
         """Empty the transposition table (and shrink it to its initial size)."""
@@ -320,7 +298,6 @@ cdef class Solver:
             self.tt_used = 0
         else:
             self._alloc(b)
-        memset(self.hints, 0, (self.hint_mask + 1) * sizeof(Hint))
         self.stamp = 1
 
     cdef void _grow(self) noexcept nogil:
@@ -1267,11 +1244,7 @@ cdef class Solver:
         cdef int old_broken = self.broken
         cdef int i, k, c, res, wpos, wcard, wseat, nt, t0, t1, t2, low, lwset, best, won
         cdef int lw[4]
-        cdef uint64_t cb, crw, cw, acc = 0, hk, r, alive
-        cdef Hint* hint
-        hk = self.zob ^ ((<uint64_t>(tlen * 4 + leader) + 1) * <uint64_t>0x9E3779B97F4A7C15)
-        hk ^= hk >> 31
-        hint = &self.hints[hk & self.hint_mask]
+        cdef uint64_t cb, crw, cw, acc = 0, r, alive
         if n > 1:
             if tlen == 0:
                 if LEAD2 and ((self.side >> seat) & 1) == ((self.side >> ((seat + 2) & 3)) & 1) \
@@ -1282,11 +1255,6 @@ cdef class Solver:
                     self._order_lead(seat, mv, n)
             else:
                 self._order_follow(seat, mv, n)
-            if hint.check == <uint32_t>(hk >> 32):
-                for i in range(n):
-                    if mv[i].card == hint.card:
-                        mv[i].score += 1000
-                        break
             _sort_moves(mv, n)
         best = -2 if maxnode else 99
         lw[0] = 0
@@ -1305,7 +1273,6 @@ cdef class Solver:
             self.tcard[tlen] = c
             if tlen == 0 or _beats(c, self.tcard[old_twin]):
                 self.twin = tlen
-            self.zob ^= ZOB[c]
             self.ply = ply + 1
             if tlen < 3:
                 self.tlen = tlen + 1
@@ -1348,14 +1315,10 @@ cdef class Solver:
                     self.broken = old_broken
             self.twin = old_twin
             self.ply = ply
-            self.zob ^= ZOB[c]
             self.hand[seat] ^= cb
             if (res >= target) == maxnode:
                 # cutoff: this move proves the result
                 rw[0] = self._extend_rw(crw, seat)
-                if n > 1:
-                    hint.check = <uint32_t>(hk >> 32)
-                    hint.card = c
                 return res
             if maxnode:
                 if res > best:
@@ -1501,7 +1464,6 @@ cdef class Solver:
         self.tlen = 0
         self.twin = 0
         self.broken = 1 if spades_broken else 0
-        self.zob = 0
         self.ply = 0
         # put the trick in progress on the table
         for i in range(len(trick)):
