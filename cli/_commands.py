@@ -5,7 +5,7 @@ import importlib
 
 MODULES = [
     "show", "score",               # issue 2 (foundation)
-    # "solve", "analyse", "batch", # issue 3 (engine)
+    "convert",                     # issue 2: PBN import/export
     "batch",                       # issue 3 (engine): batch deals
     "solve",                       # issue 3 (engine): DD result and DD table
     "analyse",                     # issue 3 (engine): card values and an optimal line

@@ -1,0 +1,84 @@
+"""``dummy-spades convert``: deal files to and from PBN deal strings.
+
+* ``convert FILE`` prints the deal as a PBN deal string
+  ``N:<declarer> <left defender> <dummy> <right defender>`` — the line
+  ``batch`` reads (``--declarer NAME`` when the file has no auction, or to
+  seat another player as declarer).
+* ``convert FILE --to yaml`` prints the deal file in normal form.
+* ``convert --pbn "N:..." --players A,B,C --dealer A [--declarer B]`` prints a
+  new YAML deal file for a PBN deal string (seats read as ``to_pbn`` writes
+  them: N declarer, E left defender, S dummy, W right defender).
+
+Output goes to stdout only; nothing is written.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from solver.deal import Deal
+from solver.dealfile import dump_deal, load_deal
+from solver.errors import DealError
+
+from .common import fail, handle_errors
+
+
+class Target(str, Enum):
+    pbn = "pbn"
+    yaml = "yaml"
+
+
+def _players(text: str) -> list:
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 3 or not all(names):
+        raise DealError(f"--players {text!r} does not name three players",
+                        field="--players", expected="three names separated by commas, clockwise")
+    return names
+
+
+@handle_errors
+def convert(
+    file: Annotated[Optional[Path], typer.Argument(help="A YAML deal file (omit with --pbn).",
+                                                   show_default=False)] = None,
+    to: Annotated[Target, typer.Option("--to", help="Output format.")] = Target.pbn,
+    declarer: Annotated[Optional[str], typer.Option(
+        "--declarer", help="Seat this player as declarer (N) in the PBN string.")] = None,
+    pbn: Annotated[Optional[str], typer.Option(
+        "--pbn", help='Read a PBN deal string instead of a file, e.g. "N:AKQ.. ...".')] = None,
+    players: Annotated[Optional[str], typer.Option(
+        "--players", help="With --pbn: the three real players, clockwise, comma-separated.")] = None,
+    dealer: Annotated[Optional[str], typer.Option("--dealer", help="With --pbn: the dealer.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help='Print {"pbn": ..., "yaml": ...} as JSON.')] = False,
+) -> None:
+    """Convert between YAML deal files and PBN deal strings (stdout only)."""
+    if (file is None) == (pbn is None):
+        raise typer.BadParameter("give either a deal FILE or --pbn (not both)")
+    if pbn is not None:
+        if players is None or dealer is None:
+            raise typer.BadParameter("--pbn needs --players A,B,C and --dealer NAME")
+        names = _players(players)
+        if declarer is not None and declarer not in names:
+            fail(f"--declarer: unknown player {declarer!r}; expected one of {', '.join(names)}")
+        deal = Deal.from_pbn(pbn, names, dealer, declarer=declarer)
+        if to is Target.pbn and file is None and not json_out:
+            to = Target.yaml  # a PBN string in, a deal file out
+    else:
+        deal = load_deal(file)
+        if declarer is not None and declarer not in deal.players:
+            fail(f"--declarer: unknown player {declarer!r}; expected one of {', '.join(deal.players)}")
+    pbn_text = deal.to_pbn(declarer)
+    if json_out:
+        sys.stdout.write(json.dumps({"pbn": pbn_text, "yaml": dump_deal(deal)}, ensure_ascii=False) + "\n")
+    elif to is Target.pbn:
+        sys.stdout.write(pbn_text + "\n")
+    else:
+        sys.stdout.write(dump_deal(deal))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("convert")(convert)
