@@ -100,7 +100,8 @@ KIND_TEST = 3
 
 DEFAULT_TT_MB = 128.0
 cdef int NO_HIT = -100
-cdef int NCLS = 4              # key classes: 1 to NCLS top cards fixed in every suit
+
+cdef int NCLS = 3              # key classes: 1 to NCLS top cards fixed in every suit
 cdef size_t DIR_PER_BUCKET = 16
 cdef size_t GROW_ON_EVICT = 64
 cdef size_t MIN_BUCKETS = 1 << 10
@@ -110,10 +111,6 @@ cdef size_t MIN_BUCKETS = 1 << 10
 cdef int USE_TT = 1
 cdef int USE_QUICK = 1
 cdef int USE_SURE = 1
-cdef int LEAD2 = 1
-def _lead2(v):
-    global LEAD2
-    LEAD2 = v
 
 
 def _set_options(tt=True, quick=True, sure=True):
@@ -1247,7 +1244,7 @@ cdef class Solver:
         cdef uint64_t cb, crw, cw, acc = 0, r, alive
         if n > 1:
             if tlen == 0:
-                if LEAD2 and ((self.side >> seat) & 1) == ((self.side >> ((seat + 2) & 3)) & 1) \
+                if ((self.side >> seat) & 1) == ((self.side >> ((seat + 2) & 3)) & 1) \
                         and ((self.side >> seat) & 1) != ((self.side >> ((seat + 1) & 3)) & 1) \
                         and ((self.side >> seat) & 1) != ((self.side >> ((seat + 3) & 3)) & 1):
                     self._order_lead_pair(seat, mv, n)
