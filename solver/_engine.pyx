@@ -681,12 +681,12 @@ cdef class Solver:
             pass
         elif (self.side >> leader) & 1:
             if self.nil < 0 and (self.count >> leader) & 1:
-                qt = self._quick_tricks(leader, &crw)
+                qt = self._quick_tricks(leader, target, &crw)
                 if qt >= target:
                     rw[0] = crw
                     return qt
         elif not (self.count >> leader) & 1:
-            qt = self._quick_tricks(leader, &crw)
+            qt = self._quick_tricks(leader, rem - target + 1, &crw)
             if rem - qt < target:
                 rw[0] = crw
                 return rem - qt
@@ -806,16 +806,18 @@ cdef class Solver:
         rw[0] = out
         return t_sp + total
 
-    cdef int _quick_tricks(self, int leader, uint64_t* rw) noexcept nogil:
+    cdef int _quick_tricks(self, int leader, int need, uint64_t* rw) noexcept nogil:
         """Quick tricks of the leader's side: the leader's own (``_qt``), or
-        one trick crossing to its partner's top card in a suit followed by
-        the partner's own quick tricks.  The crossing needs a team of two
-        seats that count alike."""
+        a trick crossing to its partner's top card in a suit followed by the
+        partner's own quick tricks.  The crossing needs a team of two seats that count alike.
+        Stops at the first count reaching ``need`` (smallest relevant set)."""
         cdef int qt = self._qt(self.hand, leader, self.broken, rw)
         cdef int team = (self.side >> leader) & 1
         cdef int pd = -1, q, s, top, v, o
         cdef uint64_t h2[4]
         cdef uint64_t a, ls, ps, os, crw
+        if qt >= need:
+            return qt
         for q in range(4):
             if q != leader and ((self.side >> q) & 1) == team:
                 if pd >= 0:
@@ -824,7 +826,7 @@ cdef class Solver:
         if pd < 0 or ((self.count >> pd) & 1) != ((self.count >> leader) & 1):
             return qt
         for s in range(4):
-            if qt >= ds_pop(self.hand[leader]):
+            if qt >= need or qt >= ds_pop(self.hand[leader]):
                 break
             if s == 0 and self.breaking and not self.broken and (self.hand[leader] & DS_NOT_SPADES):
                 continue
