@@ -102,8 +102,8 @@ cdef class Solver:
     cdef void _order_lead_pair(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_follow(self, int seat, Move* mv, int n) noexcept nogil
     cdef int _quick_tricks(self, int leader, int need, uint64_t* rw) noexcept nogil
-    cdef int _qt(self, const uint64_t* h, int leader, int broken, uint64_t* rw) noexcept nogil
-    cdef int _team_sure(self, int team, uint64_t* rw) noexcept nogil
+    cdef int _qt(self, const uint64_t* h, int leader, int broken, int need, uint64_t* rw) noexcept nogil
+    cdef int _team_sure(self, int team, int need, uint64_t* rw) noexcept nogil
     cdef int _value(self, int lo, int hi, int guess) noexcept nogil
     cdef int _apply(self, int card) noexcept nogil
     cdef int _rem(self) noexcept nogil

@@ -647,12 +647,12 @@ cdef class Solver:
                     continue
                 if (tm & self.count) == tm:
                     if self.nil < 0:
-                        j = self._team_sure(tm, &crw)
+                        j = self._team_sure(tm, target, &crw)
                         if j >= target:
                             rw[0] = crw
                             return j
                 elif (tm & self.count) == 0:
-                    j = self._team_sure(tm, &crw)
+                    j = self._team_sure(tm, rem - target + 1, &crw)
                     if rem - j < target:
                         rw[0] = crw
                         return rem - j
@@ -696,7 +696,7 @@ cdef class Solver:
         rw[0] = crw
         return res
 
-    cdef int _team_sure(self, int team, uint64_t* rw) noexcept nogil:
+    cdef int _team_sure(self, int team, int need, uint64_t* rw) noexcept nogil:
         """Tricks the seats of ``team`` (a seat mask) win with trumps whatever
         anyone plays: every card is played in the end, so
 
@@ -708,7 +708,7 @@ cdef class Solver:
         """
         cdef uint64_t sp = (self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]) & DS_SPADES
         cdef uint64_t mine = 0, opp = 0, top
-        cdef int q, n, longest = 0, best = 0
+        cdef int q, n, longest = 0, best = 0, bq = 0
         for q in range(4):
             if (team >> q) & 1:
                 mine |= self.hand[q] & DS_SPADES
@@ -721,18 +721,26 @@ cdef class Solver:
         n = longest - ds_pop(opp)
         if opp == 0:
             return longest
+        if n >= need:
+            return n
         top = mine >> (ds_hib(opp) + 1) << (ds_hib(opp) + 1)
         if top:
             for q in range(4):
                 if (team >> q) & 1:
                     if ds_pop(self.hand[q] & top) > best:
                         best = ds_pop(self.hand[q] & top)
+                        bq = q
         if best > n:
-            rw[0] = _kth_highest(sp, ds_pop(top))
+            # relevant: the top trumps of that hand, down to the one needed
+            # (the value claimed must be the one the relevant set backs)
+            if 0 < need < best:
+                rw[0] = _kth_highest(self.hand[bq] & top, need)
+                return need
+            rw[0] = _kth_highest(self.hand[bq] & top, best)
             return best
         return n if n > 0 else 0
 
-    cdef int _qt(self, const uint64_t* h, int leader, int broken, uint64_t* rw) noexcept nogil:
+    cdef int _qt(self, const uint64_t* h, int leader, int broken, int need, uint64_t* rw) noexcept nogil:
         """Tricks ``leader`` can cash from the top of its suits, keeping the
         lead, in the position ``h`` (hands).
 
@@ -746,7 +754,7 @@ cdef class Solver:
         cdef uint64_t alive = h[0] | h[1] | h[2] | h[3]
         cdef uint64_t mine = h[leader]
         cdef int team = (self.side >> leader) & 1
-        cdef int q, s, lim, t_sp, total, cap, n, run, longest
+        cdef int q, s, lim, t_sp, total, cap, n, run, longest, used
         cdef int t[4]
         cdef int k[4]
         cdef uint64_t out = 0, a
@@ -800,6 +808,27 @@ cdef class Solver:
         if total == 0:
             for s in range(1, 4):
                 k[s] = 0
+        elif t_sp + total > need and total == t[1] + t[2] + t[3]:
+            # enough without some side suits: keep the relevant set small
+            # (largest suits first; spades stay, they drew trumps)
+            n = t_sp
+            used = 0
+            while n < need:
+                lim = 0
+                for s in range(1, 4):
+                    if not (used >> s) & 1 and t[s] > lim:
+                        lim = t[s]
+                        q = s
+                if lim == 0:
+                    break
+                used |= 1 << q
+                n += lim
+            if n >= need:
+                # (the value claimed must be the one the relevant set backs)
+                for s in range(1, 4):
+                    if not (used >> s) & 1:
+                        k[s] = 0
+                total = n - t_sp
         for s in range(4):
             if k[s]:
                 out |= _kth_highest(_suit(alive, s), k[s]) << (13 * s)
@@ -811,7 +840,7 @@ cdef class Solver:
         a trick crossing to its partner's top card in a suit followed by the
         partner's own quick tricks.  The crossing needs a team of two seats that count alike.
         Stops at the first count reaching ``need`` (smallest relevant set)."""
-        cdef int qt = self._qt(self.hand, leader, self.broken, rw)
+        cdef int qt = self._qt(self.hand, leader, self.broken, need, rw)
         cdef int team = (self.side >> leader) & 1
         cdef int pd = -1, q, s, top, v, o
         cdef uint64_t h2[4]
@@ -853,7 +882,7 @@ cdef class Solver:
                 continue
             h2[leader] &= ~(DS_ONE << (13 * s + ds_ctz(ls)))
             h2[pd] &= ~(DS_ONE << (13 * s + top))
-            v = 1 + self._qt(h2, pd, self.broken or s == 0, &crw)
+            v = 1 + self._qt(h2, pd, self.broken or s == 0, need - 1, &crw)
             if v > qt:
                 qt = v
                 rw[0] = crw | (DS_ONE << (13 * s + top))
