@@ -98,6 +98,7 @@ cdef class Solver:
     cdef int _expand(self, int target, uint64_t* rw) noexcept nogil
     cdef uint64_t _extend_rw(self, uint64_t rw, int seat) noexcept nogil
     cdef int _gen(self, int seat, Move* out) noexcept nogil
+    cdef void _order(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_lead(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_lead_pair(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_follow(self, int seat, Move* mv, int n) noexcept nogil

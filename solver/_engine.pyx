@@ -101,7 +101,8 @@ KIND_TEST = 3
 DEFAULT_TT_MB = 128.0
 cdef int NO_HIT = -100
 
-cdef int NCLS = 3              # key classes: 1 to NCLS top cards fixed in every suit
+cdef int NCLS = 3
+cdef int TT_MIN_REM = 1        # no table for positions with this many tricks left or fewer              # key classes: 1 to NCLS top cards fixed in every suit
 cdef size_t DIR_PER_BUCKET = 16
 cdef size_t GROW_ON_EVICT = 64
 cdef size_t MIN_BUCKETS = 1 << 10
@@ -622,7 +623,7 @@ cdef class Solver:
         cdef uint64_t h0 = self.hand[0], h1 = self.hand[1], h2 = self.hand[2], h3 = self.hand[3]
         cdef uint64_t alive = h0 | h1 | h2 | h3
         cdef int rem = ds_pop(self.hand[leader])
-        cdef int s, p, j, res, qt, team, tm
+        cdef int s, p, j, res, qt, team, tm, use_tt
         cdef uint64_t sp, shape, crw, a
         cdef uint64_t rel[4]
         cdef uint16_t meta
@@ -657,21 +658,24 @@ cdef class Solver:
                         rw[0] = crw
                         return rem - j
 
-        # transposition table
+        # transposition table (not for the last tricks: searching them is cheaper)
+        use_tt = USE_TT and rem > TT_MIN_REM
         shape = 0
-        for p in range(4):
-            for s in range(4):
-                shape |= (<uint64_t>ds_pop(_suit(self.hand[p], s))) << (4 * (4 * p + s))
-        for p in range(3):
-            rel[p] = 0
-            for s in range(4):
-                a = _suit(alive, s)
-                if a:
-                    rel[p] |= (ds_pext(_suit(self.hand[p], s), a) << (13 - ds_pop(a))) << (13 * s)
-        meta = self.cfg_meta | <uint16_t>leader
-        if self.breaking and self.broken:
-            meta |= 4
-        if USE_TT:
+        if not use_tt:
+            pass
+        else:
+            for p in range(4):
+                for s in range(4):
+                    shape |= (<uint64_t>ds_pop(_suit(self.hand[p], s))) << (4 * (4 * p + s))
+            for p in range(3):
+                rel[p] = 0
+                for s in range(4):
+                    a = _suit(alive, s)
+                    if a:
+                        rel[p] |= (ds_pext(_suit(self.hand[p], s), a) << (13 - ds_pop(a))) << (13 * s)
+            meta = self.cfg_meta | <uint16_t>leader
+            if self.breaking and self.broken:
+                meta |= 4
             res = self._probe(shape, meta, rel, target, alive, rw)
             if res != NO_HIT:
                 return res
@@ -692,7 +696,8 @@ cdef class Solver:
                 return rem - qt
 
         res = self._expand(target, &crw)
-        self._store(shape, meta, rel, alive, crw, target, res, rem)
+        if use_tt:
+            self._store(shape, meta, rel, alive, crw, target, res, rem)
         rw[0] = crw
         return res
 
@@ -917,6 +922,17 @@ cdef class Solver:
                 n += 1
                 rb &= rb - 1
         return n
+
+    cdef void _order(self, int seat, Move* mv, int n) noexcept nogil:
+        """Score the moves for the search order."""
+        cdef int me = (self.side >> seat) & 1
+        if self.tlen:
+            self._order_follow(seat, mv, n)
+        elif (me == ((self.side >> ((seat + 2) & 3)) & 1) and me != ((self.side >> ((seat + 1) & 3)) & 1)
+                and me != ((self.side >> ((seat + 3) & 3)) & 1)):
+            self._order_lead_pair(seat, mv, n)
+        else:
+            self._order_lead(seat, mv, n)
 
     cdef void _order_lead_pair(self, int seat, Move* mv, int n) noexcept nogil:
         """Lead weights for partners facing two opponents (partner opposite).
@@ -1274,15 +1290,7 @@ cdef class Solver:
         cdef int lw[4]
         cdef uint64_t cb, crw, cw, acc = 0, r, alive
         if n > 1:
-            if tlen == 0:
-                if ((self.side >> seat) & 1) == ((self.side >> ((seat + 2) & 3)) & 1) \
-                        and ((self.side >> seat) & 1) != ((self.side >> ((seat + 1) & 3)) & 1) \
-                        and ((self.side >> seat) & 1) != ((self.side >> ((seat + 3) & 3)) & 1):
-                    self._order_lead_pair(seat, mv, n)
-                else:
-                    self._order_lead(seat, mv, n)
-            else:
-                self._order_follow(seat, mv, n)
+            self._order(seat, mv, n)
             _sort_moves(mv, n)
         best = -2 if maxnode else 99
         lw[0] = 0
@@ -1471,7 +1479,7 @@ cdef class Solver:
         for the groups of equivalent legal cards; 2: an optimal line (list of
         cards).  ``nil_seat`` is -1 for none.
         """
-        cdef int i, i2, k, n, v, w, base, best, seat, rem, ok, lost, t
+        cdef int i, i2, k, n, v, w, base, best, seat, rem, ok, lost, t, maxnode
         cdef uint64_t saved_hand[4]
         cdef int saved_tcard[4]
         cdef int saved_tlen, saved_leader, saved_twin, saved_broken
@@ -1519,56 +1527,54 @@ cdef class Solver:
         if kind == KIND_GROUPS:
             out = []
             seat = (self.tleader + self.tlen) & 3
+            maxnode = (self.side >> seat) & 1
             alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
             for i in range(self.tlen):
                 alive |= DS_ONE << self.tcard[i]
-            if self.tlen:
-                f = self.hand[seat] & (<uint64_t>DS_SUIT << (13 * (self.tcard[0] // 13)))
-                legal = f if f else self.hand[seat]
-            else:
-                legal = self.hand[seat]
-                if self.breaking and not self.broken and (legal & DS_NOT_SPADES):
-                    legal &= DS_NOT_SPADES
             for i in range(4):
                 saved_hand[i] = self.hand[i]
                 saved_tcard[i] = self.tcard[i]
             saved_tlen, saved_leader, saved_twin, saved_broken = \
                 self.tlen, self.tleader, self.twin, self.broken
-            best = -2
-            for s in range(4):
-                hs = _suit(legal, s)
+            # one move per group of equivalent cards, likely best first
+            mv = &self.moves[MAX_PLY - 1][0]
+            n = self._gen(seat, mv)
+            if n > 1:
+                self._order(seat, mv, n)
+                _sort_moves(mv, n)
+            best = -100
+            for i2 in range(n):
+                k = mv[i2].card
+                s = k // 13
                 a = _suit(alive, s)
-                while hs:
-                    # one group: a maximal run of this hand's cards among the alive ones
-                    hr = ds_pext(hs, a)
-                    k = ds_hib(hr)
-                    n = k
-                    while n > 0 and (hr >> (n - 1)) & 1:
-                        n -= 1
-                    grp = ds_pdep(((DS_ONE << (k + 1)) - 1) & ~((DS_ONE << n) - 1), a)
-                    hs &= ~grp
-                    with nogil:
-                        w = self._apply(13 * s + ds_ctz(grp))
-                        if w >= 0 and w == self.nil:
-                            v = -1
+                hr = ds_pext(_suit(self.hand[seat], s), a)
+                w = ds_pop(a & ((DS_ONE << (k - 13 * s)) - 1))    # the card's place in hr
+                base = w
+                while base > 0 and (hr >> (base - 1)) & 1:
+                    base -= 1
+                grp = ds_pdep(((DS_ONE << (w + 1)) - 1) & ~((DS_ONE << base) - 1), a)
+                with nogil:
+                    w = self._apply(k)
+                    if w >= 0 and w == self.nil:
+                        v = -1
+                    else:
+                        base = 0 if w < 0 else ((self.count >> w) & 1)
+                        rem = self._rem()
+                        if rem == 0:
+                            v = base
                         else:
-                            base = 0 if w < 0 else ((self.count >> w) & 1)
-                            rem = self._rem()
-                            if rem == 0:
-                                v = base
-                            else:
-                                v = self._value(-1 if self.nil >= 0 else 0, rem,
-                                                (best - base) if best >= 0 else self._guess())
-                                if v >= 0:
-                                    v += base
-                        for i in range(4):
-                            self.hand[i] = saved_hand[i]
-                            self.tcard[i] = saved_tcard[i]
-                        self.tlen, self.tleader, self.twin, self.broken = \
-                            saved_tlen, saved_leader, saved_twin, saved_broken
-                    if v > best:
-                        best = v
-                    out.append(((grp << (13 * s)), v))
+                            v = self._value(-1 if self.nil >= 0 else 0, rem,
+                                            (best - base) if best > -100 else self._guess())
+                            if v >= 0:
+                                v += base
+                    for i in range(4):
+                        self.hand[i] = saved_hand[i]
+                        self.tcard[i] = saved_tcard[i]
+                    self.tlen, self.tleader, self.twin, self.broken = \
+                        saved_tlen, saved_leader, saved_twin, saved_broken
+                if best == -100 or (v > best if maxnode else v < best):
+                    best = v
+                out.append(((grp << (13 * s)), v))
             return out
 
         if kind == KIND_LINE:
