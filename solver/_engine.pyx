@@ -951,6 +951,8 @@ cdef class Solver:
         cdef uint64_t a, bits, mine, ptr, ltr, rtr
         cdef int owner[3]
         cdef int sw_of[4]
+        cdef int cur = -1, sw0 = 0
+        cdef uint64_t below
         ptr = self.hand[pd] & DS_SPADES
         ltr = self.hand[lho] & DS_SPADES
         rtr = self.hand[rho] & DS_SPADES
@@ -958,45 +960,50 @@ cdef class Solver:
             c = mv[i].card
             s = c // 13
             r = c % 13
-            a = _suit(alive, s)
-            mine = _suit(self.hand[seat], s)
-            nl = ds_pop(_suit(self.hand[lho], s))
-            nr = ds_pop(_suit(self.hand[rho], s))
-            np = ds_pop(_suit(self.hand[pd], s))
-            nm = ds_pop(mine)
-            # holders of the three highest cards of the suit
-            bits = a
-            for w in range(3):
-                owner[w] = -1
-                if bits:
-                    top_c = ds_hib(bits)
-                    bits &= ~(DS_ONE << top_c)
-                    owner[w] = 0
-                    while not (self.hand[owner[w]] >> (13 * s + top_c)) & 1:
-                        owner[w] += 1
-            top_h = owner[0]
-            sec_h = owner[1]
-            third_h = owner[2]
-            top_c = ds_hib(a)
-            sec_c = ds_hib(a & ~(DS_ONE << top_c)) if (a & ~(DS_ONE << top_c)) else -1
-            cl = nl if nl else rem + 1
-            cr = nr if nr else rem + 1
-            sw = -((cl + cr) * 128) // 13
-            if s != 0:
-                if (nl == 0 and ltr) or (nr == 0 and rtr):
-                    sw -= 12
-                if np == 0 and ptr and nr > 0:
-                    sw += 17
-            if top_h == rho or sec_h == rho:
-                if nr != 1:
-                    sw -= 12
-            elif top_h == lho and sec_h == pd and np != 1:
-                sw += 27
-            if s != 0 and nm == 1 and (self.hand[seat] & DS_SPADES) and np > 1 and top_h == pd:
-                sw += 19
+            if s != cur:
+                # the suit's facts, once per suit (moves come suit by suit)
+                cur = s
+                a = _suit(alive, s)
+                mine = _suit(self.hand[seat], s)
+                nl = ds_pop(_suit(self.hand[lho], s))
+                nr = ds_pop(_suit(self.hand[rho], s))
+                np = ds_pop(_suit(self.hand[pd], s))
+                nm = ds_pop(mine)
+                # holders of the three highest cards of the suit
+                bits = a
+                for w in range(3):
+                    owner[w] = -1
+                    if bits:
+                        top_c = ds_hib(bits)
+                        bits &= ~(DS_ONE << top_c)
+                        owner[w] = 0
+                        while not (self.hand[owner[w]] >> (13 * s + top_c)) & 1:
+                            owner[w] += 1
+                top_h = owner[0]
+                sec_h = owner[1]
+                third_h = owner[2]
+                top_c = ds_hib(a)
+                sec_c = ds_hib(a & ~(DS_ONE << top_c)) if (a & ~(DS_ONE << top_c)) else -1
+                cl = nl if nl else rem + 1
+                cr = nr if nr else rem + 1
+                sw0 = -((cl + cr) * 128) // 13
+                if s != 0:
+                    if (nl == 0 and ltr) or (nr == 0 and rtr):
+                        sw0 -= 12
+                    if np == 0 and ptr and nr > 0:
+                        sw0 += 17
+                if top_h == rho or sec_h == rho:
+                    if nr != 1:
+                        sw0 -= 12
+                elif top_h == lho and sec_h == pd and np != 1:
+                    sw0 += 27
+                if s != 0 and nm == 1 and (self.hand[seat] & DS_SPADES) and np > 1 and top_h == pd:
+                    sw0 += 19
+            sw = sw0
             rr = 14 - ds_pop(a >> (r + 1))
-            seq = r > 0 and (mine >> (r - 1)) & 1 and ds_pop(a >> (r + 1)) < 13 and \
-                not ((a & ~mine) >> (r - 1)) & 1
+            # a sequence: the next card down is ours too (a group of equals)
+            below = a & ((DS_ONE << r) - 1)
+            seq = below != 0 and (mine >> ds_hib(below)) & 1
             # will this lead win the trick (by us or partner)?
             win = 0
             if top_h == seat and r == top_c:
@@ -1257,6 +1264,8 @@ cdef class Solver:
         not equivalent at an ancestor) are relevant too."""
         cdef uint64_t alive, r, a, h, below
         cdef int s, low, i
+        if (rw & self.hand[seat]) == 0:
+            return rw          # (the lowest relevant cards are not this hand's)
         alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
         for i in range(self.tlen):
             alive |= DS_ONE << self.tcard[i]
