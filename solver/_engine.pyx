@@ -1485,8 +1485,10 @@ cdef class Solver:
         """The one door into the core (positions are checked by the caller).
 
         kind 0: the value (max_tricks); 1: a list of ``(group_mask, value)``
-        for the groups of equivalent legal cards; 2: an optimal line (list of
-        cards).  ``nil_seat`` is -1 for none.
+        for the groups of equivalent legal cards, in search order; 2: an
+        optimal line (list of cards); 3 (testing aid): one fail-soft
+        null-window search at ``target``.  ``nil_seat`` is -1 for none.
+        ``target`` with kind 0 (testing aid) is the MTD driver's first guess.
         """
         cdef int i, i2, k, n, v, w, base, best, seat, rem, ok, lost, t, maxnode
         cdef uint64_t saved_hand[4]
