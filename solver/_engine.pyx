@@ -1486,8 +1486,9 @@ cdef class Solver:
 
         kind 0: the value (max_tricks); 1: a list of ``(group_mask, value)``
         for the groups of equivalent legal cards, in search order; 2: an
-        optimal line (list of cards); 3 (testing aid): one fail-soft
-        null-window search at ``target``.  ``nil_seat`` is -1 for none.
+        optimal line (list of cards); 3: one fail-soft null-window search
+        at ``target`` (a result >= target is a lower bound of the value, one
+        below it an upper bound).  ``nil_seat`` is -1 for none.
         ``target`` with kind 0 (testing aid) is the MTD driver's first guess.
         """
         cdef int i, i2, k, n, v, w, base, best, seat, rem, ok, lost, t, maxnode
@@ -1521,6 +1522,12 @@ cdef class Solver:
         self.tlen = len(trick)
 
         if kind == KIND_TEST:
+            # one fail-soft null-window search (Solver.at_least in the facade)
+            rem = self._rem()
+            if target <= (-1 if nil_seat >= 0 else 0):
+                return target          # every line reaches it
+            if target > rem:
+                return rem
             with nogil:
                 self.ply = 0
                 v = self._search(target, &rw)

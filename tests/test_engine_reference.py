@@ -192,3 +192,17 @@ def test_same_position_all_configurations_share_one_table():
             for breaking in (False, True):
                 pos = dict(base, side=side, count=side, breaking=breaking, nil_seat=None)
                 check(pos, solver, f"config position {i}")
+
+
+def test_at_least_null_window():
+    """Solver.at_least (one null-window search) against the reference value."""
+    rng = random.Random(7000)
+    solver = engine.Solver(tt_mb=1)
+    for i in range(250):
+        pos = random_position(rng, rng.choice((1, 2, 3, 3, 4)))
+        want = REF.max_tricks(**pos)
+        n = bin(pos["hands"][pos["leader"]]).count("1") + (1 if pos["trick"] else 0)
+        for target in range(-1, n + 2):
+            got = solver.at_least(pos["hands"], pos["leader"], pos["side"], target, pos["trick"],
+                                  pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
+            assert got == (want >= target), f"position {i} target {target}: {pos}"
