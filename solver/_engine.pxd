@@ -102,6 +102,8 @@ cdef class Solver:
     cdef void _order_lead(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_lead_pair(self, int seat, Move* mv, int n) noexcept nogil
     cdef void _order_follow(self, int seat, Move* mv, int n) noexcept nogil
+    cdef void _order_shed(self, int seat, Move* mv, int n) noexcept nogil
+    cdef void _order_lead_nil(self, int seat, Move* mv, int n) noexcept nogil
     cdef int _quick_tricks(self, int leader, int need, uint64_t* rw) noexcept nogil
     cdef int _qt(self, const uint64_t* h, int leader, int broken, int need, uint64_t* rw) noexcept nogil
     cdef int _team_sure(self, int team, int need, uint64_t* rw) noexcept nogil

@@ -131,6 +131,25 @@ cdef inline int _beats(int card, int best) noexcept nogil:
     return cs == 0
 
 
+cdef inline int _nil_spade_loser(uint64_t mine, uint64_t sp) noexcept nogil:
+    """The nil hand (spades ``mine``; ``sp``: every spade still held) must
+    win a trick when its spades cannot all be covered: each of its spades
+    wins the trick it is played to unless a higher spade of another hand is
+    in that trick, its spades fall in different tricks and each other spade
+    covers at most one of them.  So the i-th highest of its spades needs at
+    least i higher spades elsewhere.  Returns the spade that fails this
+    (the lowest card the result depends on), or -1."""
+    cdef uint64_t others = sp & ~mine
+    cdef int i = 0, c
+    while mine:
+        c = ds_hib(mine)
+        mine &= ~(DS_ONE << c)
+        i += 1
+        if ds_pop(others >> c) < i:
+            return c
+    return -1
+
+
 cdef inline uint64_t _suit(uint64_t h, int s) noexcept nogil:
     return (h >> (13 * s)) & DS_SUIT
 
@@ -539,18 +558,17 @@ cdef class Solver:
             rem = ds_pop(self.hand[self.tleader]) + 1
             if self.nil >= 0 and self._secure(1 << self.nil, 1, rw):
                 return -1
-            if target <= 1 or target >= rem:
-                for t in range(2):
-                    tm = self.side if t == 0 else (~self.side) & 15
-                    if tm == 0:
-                        continue
-                    # a side that can take the trick takes it if it helps
-                    if t == 0 and (tm & self.count) == tm:
-                        if target <= 1 and self.nil < 0 and self._secure(tm, 0, rw):
-                            return 1
-                    elif t == 1 and (tm & self.count) == 0:
-                        if target >= rem and self._secure(tm, 0, rw):
-                            return rem - 1
+            # a team that can take the trick takes it if it helps: the
+            # maximisers that count (the other maximisers play against them
+            # in _secure), or the minimisers that do not count
+            if target <= 1 and self.nil < 0:
+                tm = self.side & self.count
+                if tm and self._secure(tm, 0, rw):
+                    return 1
+            if target >= rem:
+                tm = (~self.side) & (~self.count) & 15
+                if tm and self._secure(tm, 0, rw):
+                    return rem - 1
         return self._expand(target, rw)
 
     cdef int _secure(self, int team, int current_only, uint64_t* rw) noexcept nogil:
@@ -636,27 +654,31 @@ cdef class Solver:
             return self._last_trick(target, rw)
 
         # sure trump tricks of each side (won whoever leads): see _team_sure
+        if self.nil < 0 and USE_SURE:
+            # nobody's tricks count, or everybody's
+            if self.count == 0:
+                return 0
+            if self.count == 15:
+                return rem
         sp = alive & DS_SPADES
         if sp and USE_SURE:
-            if self.nil >= 0 and (self.hand[self.nil] >> ds_hib(sp)) & 1:
-                # the nil hand holds the top spade: it must win a trick
-                rw[0] = DS_ONE << ds_hib(sp)
-                return -1
-            for team in range(2):
-                tm = self.side if team == 0 else (~self.side) & 15
-                if tm == 0:
-                    continue
-                if (tm & self.count) == tm:
-                    if self.nil < 0:
-                        j = self._team_sure(tm, target, &crw)
-                        if j >= target:
-                            rw[0] = crw
-                            return j
-                elif (tm & self.count) == 0:
-                    j = self._team_sure(tm, rem - target + 1, &crw)
-                    if rem - j < target:
-                        rw[0] = crw
-                        return rem - j
+            if self.nil >= 0:
+                j = _nil_spade_loser(self.hand[self.nil] & DS_SPADES, sp)
+                if j >= 0:
+                    # the nil hand must win a trick with a spade
+                    rw[0] = DS_ONE << j
+                    return -1
+            # trump tricks the counted seats win whatever anyone plays (a
+            # lower bound), and those the other seats win (an upper bound)
+            if self.nil < 0:
+                j = self._team_sure(self.count, target, &crw)
+                if j >= target:
+                    rw[0] = crw
+                    return j
+            j = self._team_sure((~self.count) & 15, rem - target + 1, &crw)
+            if rem - j < target:
+                rw[0] = crw
+                return rem - j
 
         # transposition table (not for the last tricks: searching them is cheaper)
         use_tt = USE_TT and rem > TT_MIN_REM
@@ -928,11 +950,44 @@ cdef class Solver:
         cdef int me = (self.side >> seat) & 1
         if self.tlen:
             self._order_follow(seat, mv, n)
+        elif self.nil >= 0 and (seat == self.nil or not me):
+            self._order_lead_nil(seat, mv, n)
         elif (me == ((self.side >> ((seat + 2) & 3)) & 1) and me != ((self.side >> ((seat + 1) & 3)) & 1)
                 and me != ((self.side >> ((seat + 3) & 3)) & 1)):
             self._order_lead_pair(seat, mv, n)
         else:
             self._order_lead(seat, mv, n)
+
+    cdef void _order_lead_nil(self, int seat, Move* mv, int n) noexcept nogil:
+        """Leads in a nil query.  The nil hand leads the cards with the most
+        cards of other hands above them.  Its opponents lead low in the
+        suits where the nil hand's lowest card is high and its partners
+        hold few cards above it (the nil hand may be forced to win)."""
+        cdef int nil = self.nil
+        cdef int i, c, s, r, lo, q
+        cdef uint64_t ns, ms, ps, os
+        for i in range(n):
+            c = mv[i].card
+            s = c // 13
+            r = c % 13
+            if seat == nil:
+                os = _suit(self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3], s) \
+                    & ~_suit(self.hand[nil], s)
+                mv[i].score = 20 * ds_pop(os >> (r + 1)) - r
+                continue
+            ns = _suit(self.hand[nil], s)
+            ms = _suit(self.hand[seat], s)
+            if ns == 0:
+                mv[i].score = -20 - r
+                continue
+            lo = ds_ctz(ns)
+            ps = 0
+            for q in range(4):
+                if q != nil and (self.side >> q) & 1:
+                    ps |= _suit(self.hand[q], s)
+            mv[i].score = 100 + 4 * lo - 20 * ds_pop(ps >> lo) - r
+            if r > lo:
+                mv[i].score -= 60
 
     cdef void _order_lead_pair(self, int seat, Move* mv, int n) noexcept nogil:
         """Lead weights for partners facing two opponents (partner opposite).
@@ -1175,18 +1230,33 @@ cdef class Solver:
         cdef int wc = self.tcard[self.twin]
         cdef int wseat = (leader + self.twin) & 3
         cdef int team = (self.side >> seat) & 1
-        cdef int pw = ((self.side >> wseat) & 1) == team
+        # ``good``: the seats whose winning the trick helps this seat's side
+        # (the counted seats for a maximiser, the others for a minimiser; in
+        # a nil query every seat but the nil hand, or the nil hand alone)
+        cdef int good
+        cdef int pw
         cdef int i, k, q, c, s, r, my_top, my_low_win, later_top, later_void, later_ruff
         cdef int pd_later_top, safe
         cdef uint64_t lat = 0, pd_lat = 0, mine, hi
         cdef int lens[4]
         cdef int bottoms[4]
+        if self.nil >= 0:
+            good = (15 & ~(1 << self.nil)) if team else (1 << self.nil)
+        else:
+            good = self.count if team else (~self.count) & 15
+        pw = (good >> wseat) & 1
+        if not (good >> seat) & 1:
+            # this seat winning the trick does not help: lose it, shedding
+            # the highest cards that lose (and when it must win, cheaply)
+            self._order_shed(seat, mv, n)
+            return
         later_void = 0
         later_ruff = 0
         for k in range(pos + 1, 4):
             q = (leader + k) & 3
             if ((self.side >> q) & 1) == team:
-                pd_lat |= _suit(self.hand[q], ls)
+                if (good >> q) & 1:
+                    pd_lat |= _suit(self.hand[q], ls)
                 continue
             if _suit(self.hand[q], ls) == 0:
                 later_void = 1
@@ -1256,6 +1326,21 @@ cdef class Solver:
                 mv[i].score = 100 + lens[s]
             else:
                 mv[i].score = 30 - r
+
+    cdef void _order_shed(self, int seat, Move* mv, int n) noexcept nogil:
+        """Order the plays of a seat that should not win the trick (the nil
+        hand, a maximiser whose tricks do not count, a counted minimiser):
+        the highest cards that lose now first, then the cheapest winners."""
+        cdef int wc = self.tcard[self.twin]
+        cdef int i, c
+        for i in range(n):
+            c = mv[i].card
+            if _beats(c, wc):
+                mv[i].score = 50 - c % 13 - (13 if c < 13 else 0)
+            elif c < 13:
+                mv[i].score = 150 + c % 13      # a spade under a higher spade
+            else:
+                mv[i].score = 100 + c % 13
 
     cdef uint64_t _extend_rw(self, uint64_t rw, int seat) noexcept nogil:
         """Relevant cards as seen by an ancestor: when the lowest relevant
