@@ -77,6 +77,10 @@ def contract_json(r: ContractResult) -> Dict[str, object]:
         "won": {"declarer": r.won_declarer, "defenders": r.won_defenders},
         "declarer_tricks": r.declarer_tricks,
         "defender_tricks": r.defender_tricks,
+        "scoring": {"basis": r.scoring_basis,
+                    "declarer_tricks": [r.scoring_low, r.scoring_high],
+                    "players_high": None if r.result_high is None
+                    else [_player_json(s) for s in r.result_high.scores]},
         "players": [_player_json(s) for s in r.scores],
         "nils": [{"bidder": n.bidder, "hand": n.hand, "side": n.side, "kept": n.kept,
                   "side_tricks": n.side_tricks, "lost_already": n.lost_already,
@@ -163,7 +167,20 @@ def render_contract(deal: Deal, r: ContractResult) -> Group:
         t.add_row(Text(s.player, style="bold" if s.role == "declarer" else ""), s.role,
                   str(s.bid), str(s.side_tricks), _contract_cell(s), _nil_cell(s, r),
                   Text(signed(s.points), style="bold"))
-    parts: List[object] = [head, _position_text(r), totals, t]
+    parts: List[object] = [head, _position_text(r), totals]
+    if r.scoring_basis != "tricks":
+        span = (str(r.scoring_low) if r.scoring_high == r.scoring_low
+                else f"{r.scoring_low}-{r.scoring_high}")
+        who = {"declarer-nil": "the declarer side plays to keep its nil",
+               "defender-nil": "the defenders play to keep their nil",
+               "both-nils": "both sides play to keep their nils"}[r.scoring_basis]
+        note = Text(f"Scores: {who} before taking tricks, so the declarer side "
+                    f"ends with {span} tricks.", style="yellow")
+        if r.result_high is not None:
+            note.append(f" Shown at {r.scoring_low}; at {r.scoring_high}: " + ", ".join(
+                f"{s.player} {signed(s.points)}" for s in r.result_high.scores) + ".")
+        parts.append(note)
+    parts.append(t)
     for n in r.nils:
         owner = "own hand" if n.hand == n.bidder else n.hand
         line = Text(f"Nil: {n.bidder} on {owner} — ")

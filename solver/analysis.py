@@ -141,6 +141,12 @@ class ContractResult:
     defender_tricks: int
     nils: Tuple[NilOutcome, ...]
     result: HandResult
+    #: declarer-side tricks the scores use (see :func:`scoring_range`)
+    scoring_low: int = -1
+    scoring_high: int = -1
+    scoring_basis: str = "tricks"
+    #: the scores at ``scoring_high`` when the range is not a single total
+    result_high: Optional[HandResult] = None
 
     @property
     def scores(self) -> Tuple[PlayerScore, ...]:
@@ -164,6 +170,41 @@ def nil_outcome(state: PlayState, seating: Seating, bet: NilBet,
                       side_won(state, side) + keep if kept else -1, lost, 0)
 
 
+#: why the scores use the trick totals they do (JSON ``scoring.basis``)
+SCORING_BASES = ("tricks", "declarer-nil", "defender-nil", "both-nils")
+
+
+def scoring_range(declarer_tricks: int, nils: Sequence[NilOutcome]) -> Tuple[int, int, str]:
+    """The declarer side's trick totals the scores can defend, and why.
+
+    A side with a nil bet that counts plays first to keep it (a failed nil
+    costs its bidder 100, more than any trick is worth) and then for tricks;
+    its opponents play first to break it (cut-throat: it is a rival's 100
+    points) and then for tricks. The engine's nil-aware query answers exactly
+    that game for one side's nil: the side's total while keeping it
+    (``side_tricks``). So:
+
+    * no nil can be kept: the plain double-dummy split;
+    * kept nils on one side only: that side's nil-aware total (the smallest
+      when it has several);
+    * kept nils on both sides: each side's nil-aware total is what it can make
+      sure of while keeping its nil, whatever the other side does, so the
+      declarer side ends between its own nil-aware total and 13 minus the
+      defenders'; both ends are reported.
+    """
+    decl = [n.side_tricks for n in nils if n.kept and n.side == "declarer"]
+    defs = [n.side_tricks for n in nils if n.kept and n.side == "defenders"]
+    if decl and defs:
+        low, high = min(decl), TRICKS_PER_HAND - min(defs)
+        return min(low, high), max(low, high), SCORING_BASES[3]
+    if decl:
+        return min(decl), min(decl), SCORING_BASES[1]
+    if defs:
+        t = TRICKS_PER_HAND - min(defs)
+        return t, t, SCORING_BASES[2]
+    return declarer_tricks, declarer_tricks, SCORING_BASES[0]
+
+
 def contract_result(deal: Deal, solver: engine.Solver) -> ContractResult:
     """Double-dummy result for the auction's declarer at the current position."""
     if deal.auction is None or deal.declarer is None:
@@ -176,7 +217,9 @@ def contract_result(deal: Deal, solver: engine.Solver) -> ContractResult:
     bets = deal.auction.applicable_nils()
     nils = tuple(nil_outcome(state, seating, bet, solver) for bet in bets)
     hand_tricks = {n.hand: n.scoring_tricks for n in nils}
-    result = HandResult.build(deal, declarer_tricks, hand_tricks, bets)
+    low, high, basis = scoring_range(declarer_tricks, nils)
+    result = HandResult.build(deal, low, hand_tricks, bets)
+    result_high = HandResult.build(deal, high, hand_tricks, bets) if high != low else None
     points = {(r.bidder, r.hand): r.points for s in result.scores for r in s.nils}
     nils = tuple(replace(n, points=points[(n.bidder, n.hand)]) for n in nils)
     seat = state.to_move
@@ -188,7 +231,8 @@ def contract_result(deal: Deal, solver: engine.Solver) -> ContractResult:
         spades_broken=state.spades_broken,
         won_declarer=state.declarer_tricks, won_defenders=state.defender_tricks,
         declarer_tricks=declarer_tricks, defender_tricks=TRICKS_PER_HAND - declarer_tricks,
-        nils=nils, result=result)
+        nils=nils, result=result, scoring_low=low, scoring_high=high, scoring_basis=basis,
+        result_high=result_high)
 
 
 # ------------------------------------------------------------------ DD table

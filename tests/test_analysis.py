@@ -271,12 +271,14 @@ def test_dd_table_ignores_played_cards(solver):
 def test_scores_come_from_the_scoring_rules(solver):
     deal = nil_deal(True)
     r = analysis.contract_result(deal, solver)
-    want = score_hand(deal.auction.tricks_bid, "Carol", r.declarer_tricks,
+    assert (r.scoring_low, r.scoring_high, r.scoring_basis) == analysis.scoring_range(
+        r.declarer_tricks, r.nils)
+    want = score_hand(deal.auction.tricks_bid, "Carol", r.scoring_low,
                       deal.auction.applicable_nils(),
                       {n.hand: 0 if n.kept else 1 for n in r.nils})
     assert r.scores == tuple(want[p] for p in deal.players)
     for s in r.scores:
-        tricks = r.declarer_tricks if s.role == "declarer" else r.defender_tricks
+        tricks = r.scoring_low if s.role == "declarer" else 13 - r.scoring_low
         assert s.side_tricks == tricks and s.made == (tricks >= s.bid)
     assert r.ignored_nils == (NilBet("Bob", "Carol"),)
     assert {(n.bidder, n.hand) for n in r.nils} == {
@@ -336,3 +338,21 @@ def test_no_declarer_and_wrong_declarer():
     assert analysis.analysis_state(full, "Carol").names[0] == "Carol"
     with pytest.raises(DealError, match="auction is not complete"):
         analysis.contract_result(partial, analysis.make_solver(8))
+
+
+def _nil(side: str, kept: bool, side_tricks: int) -> "analysis.NilOutcome":
+    return analysis.NilOutcome("Alice", "dummy", side, kept, side_tricks if kept else -1, False, 0)
+
+
+@pytest.mark.parametrize("nils, want", [
+    ((), (9, 9, "tricks")),
+    ((_nil("declarer", False, 0),), (9, 9, "tricks")),             # a lost nil: play for tricks
+    ((_nil("declarer", True, 8),), (8, 8, "declarer-nil")),        # keeping it costs a trick
+    ((_nil("declarer", True, 8), _nil("declarer", True, 7)), (7, 7, "declarer-nil")),
+    ((_nil("defenders", True, 3),), (10, 10, "defender-nil")),     # defenders keep theirs: 13 - 3
+    ((_nil("declarer", True, 8), _nil("defenders", True, 3)), (8, 10, "both-nils")),
+])
+def test_scoring_range_plays_for_nils_first(nils, want):
+    """A side with a nil that counts plays to keep it before taking tricks
+    (docs/SOLVE.md); the scores use the totals that game defends."""
+    assert analysis.scoring_range(9, nils) == want

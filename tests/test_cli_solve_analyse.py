@@ -235,7 +235,7 @@ def test_rule_on_and_off_differ_only_where_the_rule_can_bite():
 SOLVE_KEYS = {"file", "title", "spade_breaking", "players", "dealer", "opening_leader", "declarer",
               "contract", "table"}
 CONTRACT_KEYS = {"declarer", "left_defender", "right_defender", "play_order", "position", "won",
-                 "declarer_tricks", "defender_tricks", "players", "nils", "ignored_nils"}
+                 "declarer_tricks", "defender_tricks", "scoring", "players", "nils", "ignored_nils"}
 POSITION_KEYS = {"tricks_played", "cards_played", "to_move", "played_by", "spades_broken"}
 PLAYER_KEYS = {"player", "role", "bid", "side_tricks", "made", "contract_points", "bags",
                "nil_points", "points"}
@@ -265,9 +265,18 @@ def test_solve_json_schema_and_consistency(stem, no_breaking):
     assert c["won"]["declarer"] <= c["declarer_tricks"] and c["won"]["defenders"] <= c["defender_tricks"]
     assert c["position"]["cards_played"] == len(deal.played)
     bids = deal.auction.tricks_bid
+    low, high = c["scoring"]["declarer_tricks"]
+    kept = {n["side"] for n in c["nils"] if n["kept"]}
+    basis = {frozenset(): "tricks", frozenset({"declarer"}): "declarer-nil",
+             frozenset({"defenders"}): "defender-nil",
+             frozenset({"declarer", "defenders"}): "both-nils"}[frozenset(kept)]
+    assert c["scoring"]["basis"] == basis
+    if basis == "tricks":
+        assert low == high == c["declarer_tricks"]
+    assert (c["scoring"]["players_high"] is None) == (low == high)
     for p in c["players"]:
         assert set(p) == PLAYER_KEYS
-        tricks = c["declarer_tricks"] if p["player"] == deal.declarer else c["defender_tricks"]
+        tricks = low if p["player"] == deal.declarer else 13 - low
         assert p["role"] == ("declarer" if p["player"] == deal.declarer else "defender")
         assert p["bid"] == bids[p["player"]] and p["side_tricks"] == tricks
         assert p["made"] == (tricks >= p["bid"])
