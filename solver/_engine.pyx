@@ -131,27 +131,54 @@ cdef inline int _beats(int card, int best) noexcept nogil:
     return cs == 0
 
 
-cdef inline int _nil_spade_loser(uint64_t mine, uint64_t sp) noexcept nogil:
-    """The nil hand (spades ``mine``; ``sp``: every spade still held) must
-    win a trick when its spades cannot all be covered: each of its spades
-    wins the trick it is played to unless a higher spade of another hand is
-    in that trick, its spades fall in different tricks and each other spade
-    covers at most one of them.  So the i-th highest of its spades needs at
-    least i higher spades elsewhere.  Returns the spade that fails this
-    (the lowest card the result depends on), or -1."""
-    cdef uint64_t others = sp & ~mine
-    cdef int i = 0, c
-    while mine:
-        c = ds_hib(mine)
-        mine &= ~(DS_ONE << c)
-        i += 1
-        if ds_pop(others >> c) < i:
-            return c
-    return -1
-
-
 cdef inline uint64_t _suit(uint64_t h, int s) noexcept nogil:
     return (h >> (13 * s)) & DS_SUIT
+
+
+cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, uint64_t* rw) noexcept nogil:
+    """Can the nil hand surely lose every trick from this trick start on?
+    Sufficient: it holds no spades (it never ruffs) and one partner covers
+    it in every suit it holds: the i-th highest of its cards in the suit is
+    below the partner's i-th highest.  The partner's strategy: when the
+    suit is played, both follow (each holds the suit), the partner with its
+    highest, the nil hand with its highest (below it, and the covering
+    persists); discarding, the partner sheds a card no cover needs (a spade,
+    a suit the nil hand lacks, a card below its covers); when it holds only
+    covers, the hand sizes show the nil hand is void in the suit led too,
+    and they discard in one suit, the partner its lowest, the nil hand its
+    highest (the covering persists).  The nil hand never plays the highest
+    card of a suit led nor ruffs, so it wins nothing.  ``rw`` gets the nil
+    hand's lowest card of each suit (the pattern down to it fixes the test)."""
+    cdef uint64_t nh = hand[nil], ns, ps, m, out
+    cdef int q, s, i, c, ok
+    if nh & DS_SPADES:
+        return 0
+    for q in range(4):
+        if q == nil or not (side >> q) & 1:
+            continue
+        ok = 1
+        out = 0
+        for s in range(1, 4):
+            ns = _suit(nh, s)
+            if ns == 0:
+                continue
+            ps = _suit(hand[q], s)
+            m = ns
+            i = 0
+            while m:
+                c = ds_hib(m)
+                m &= ~(DS_ONE << c)
+                i += 1
+                if ds_pop(ps >> (c + 1)) < i:
+                    ok = 0
+                    break
+            if not ok:
+                break
+            out |= DS_ONE << (13 * s + ds_ctz(ns))
+        if ok:
+            rw[0] = out
+            return 1
+    return 0
 
 
 cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
@@ -660,13 +687,14 @@ cdef class Solver:
                 return 0
             if self.count == 15:
                 return rem
+        if self.nil >= 0 and target <= 0 and USE_SURE and _nil_covered(self.hand, self.nil, self.side, rw):
+            return 0
         sp = alive & DS_SPADES
         if sp and USE_SURE:
             if self.nil >= 0:
-                j = _nil_spade_loser(self.hand[self.nil] & DS_SPADES, sp)
-                if j >= 0:
+                if self._team_sure(1 << self.nil, 1, &crw) >= 1:
                     # the nil hand must win a trick with a spade
-                    rw[0] = DS_ONE << j
+                    rw[0] = crw
                     return -1
             # trump tricks the counted seats win whatever anyone plays (a
             # lower bound), and those the other seats win (an upper bound)
@@ -725,47 +753,41 @@ cdef class Solver:
 
     cdef int _team_sure(self, int team, int need, uint64_t* rw) noexcept nogil:
         """Tricks the seats of ``team`` (a seat mask) win with trumps whatever
-        anyone plays: every card is played in the end, so
-
-        * each trick in which the team's longest trump hand plays a trump is
-          the team's unless an opponent's trump is in it: at least
-          ``longest - opponents' trumps`` tricks;
-        * the team's top trumps (above every opponent trump) of any one hand
-          fall in different tricks, each won by the team.
-        """
-        cdef uint64_t sp = (self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]) & DS_SPADES
-        cdef uint64_t mine = 0, opp = 0, top
-        cdef int q, n, longest = 0, best = 0, bq = 0
+        anyone plays.  Every card is played in the end and one hand's trumps
+        fall in different tricks; a trump of hand q is beaten only by a
+        higher trump of a seat outside the team in the same trick, and each
+        such trump beats at most one of q's.  So if q's i-th highest trump
+        has fewer than i higher trumps outside the team, at least i minus
+        that many of q's tricks are the team's (a Hall deficiency; it covers
+        "longest trump hand minus the opponents' trumps" and "top trumps").
+        The best hand and i, stopping at ``need`` (smallest relevant set:
+        the ranks down to that i-th trump)."""
+        cdef uint64_t opp = 0, mine
+        cdef int q, c, i, d, best = 0, bc = -1
         for q in range(4):
-            if (team >> q) & 1:
-                mine |= self.hand[q] & DS_SPADES
-                n = ds_pop(self.hand[q] & DS_SPADES)
-                if n > longest:
-                    longest = n
-            else:
+            if not (team >> q) & 1:
                 opp |= self.hand[q] & DS_SPADES
         rw[0] = 0
-        n = longest - ds_pop(opp)
-        if opp == 0:
-            return longest
-        if n >= need:
-            return n
-        top = mine >> (ds_hib(opp) + 1) << (ds_hib(opp) + 1)
-        if top:
-            for q in range(4):
-                if (team >> q) & 1:
-                    if ds_pop(self.hand[q] & top) > best:
-                        best = ds_pop(self.hand[q] & top)
-                        bq = q
-        if best > n:
-            # relevant: the top trumps of that hand, down to the one needed
-            # (the value claimed must be the one the relevant set backs)
-            if 0 < need < best:
-                rw[0] = _kth_highest(self.hand[bq] & top, need)
-                return need
-            rw[0] = _kth_highest(self.hand[bq] & top, best)
-            return best
-        return n if n > 0 else 0
+        for q in range(4):
+            if not (team >> q) & 1:
+                continue
+            mine = self.hand[q] & DS_SPADES
+            i = 0
+            while mine:
+                c = ds_hib(mine)
+                mine &= ~(DS_ONE << c)
+                i += 1
+                d = i - ds_pop(opp >> (c + 1))
+                if d > best:
+                    best = d
+                    bc = c
+                    if best >= need:
+                        break
+            if best >= need:
+                break
+        if bc >= 0:
+            rw[0] = DS_ONE << bc
+        return best
 
     cdef int _qt(self, const uint64_t* h, int leader, int broken, int need, uint64_t* rw) noexcept nogil:
         """Tricks ``leader`` can cash from the top of its suits, keeping the
@@ -1245,6 +1267,18 @@ cdef class Solver:
         else:
             good = self.count if team else (~self.count) & 15
         pw = (good >> wseat) & 1
+        if self.nil >= 0 and not team and not (pos > ((self.nil - leader) & 3) and wseat == self.nil):
+            # an opponent of the nil hand: under it when it is still to
+            # play (it may be forced to win); when it has lost the trick,
+            # win cheaply (the lead), else low
+            k = pos > ((self.nil - leader) & 3)
+            for i in range(n):
+                c = mv[i].card
+                if k and _beats(c, wc):
+                    mv[i].score = 200 - c % 13
+                else:
+                    mv[i].score = 100 - c % 13
+            return
         if not (good >> seat) & 1:
             # this seat winning the trick does not help: lose it, shedding
             # the highest cards that lose (and when it must win, cheaply)
