@@ -137,28 +137,33 @@ cdef inline uint64_t _suit(uint64_t h, int s) noexcept nogil:
 
 cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, uint64_t* rw) noexcept nogil:
     """Can the nil hand surely lose every trick from this trick start on?
-    Sufficient: it holds no spades (it never ruffs) and one partner covers
-    it in every suit it holds: the i-th highest of its cards in the suit is
-    below the partner's i-th highest.  The partner's strategy: when the
-    suit is played, both follow (each holds the suit), the partner with its
-    highest, the nil hand with its highest (below it, and the covering
-    persists); discarding, the partner sheds a card no cover needs (a spade,
-    a suit the nil hand lacks, a card below its covers); when it holds only
-    covers, the hand sizes show the nil hand is void in the suit led too,
-    and they discard in one suit, the partner its lowest, the nil hand its
-    highest (the covering persists).  The nil hand never plays the highest
-    card of a suit led nor ruffs, so it wins nothing.  ``rw`` gets the nil
+    Sufficient: one partner covers it in every suit it holds, spades
+    included: the i-th highest of its cards in the suit is below the
+    partner's i-th highest.  The strategy (fixed in advance, whatever the
+    opponents play) keeps the covering:
+
+    * the suit led is one the nil hand holds: both follow (the partner
+      holds it too), the partner with its highest, the nil hand with its
+      highest, below it;
+    * the nil hand is void in the suit led: it discards its highest card of
+      a side suit u (never a spade, which could ruff and win); the partner
+      follows, or when void discards a card no cover needs (a card of a suit
+      the nil hand lacks, one below its covers), or, holding only covers,
+      its lowest card of u;
+    * the nil hand holds only spades and is void in the suit led: then the
+      partner (covering every spade, equal hand sizes) holds only spades
+      too and ruffs with its highest, above the nil hand's.
+
+    So the nil hand never plays the winning card.  ``rw`` gets the nil
     hand's lowest card of each suit (the pattern down to it fixes the test)."""
     cdef uint64_t nh = hand[nil], ns, ps, m, out
     cdef int q, s, i, c, ok
-    if nh & DS_SPADES:
-        return 0
     for q in range(4):
         if q == nil or not (side >> q) & 1:
             continue
         ok = 1
         out = 0
-        for s in range(1, 4):
+        for s in range(4):
             ns = _suit(nh, s)
             if ns == 0:
                 continue

@@ -69,13 +69,11 @@ def test_split_five_cards(seed):
 
 def _covered(hands, nil: int, side: int) -> bool:
     """The engine's sure-keep test, in Python (used only to aim positions)."""
-    if hands[nil] & SUIT_MASK[0]:
-        return False
     for q in range(4):
         if q == nil or not side >> q & 1:
             continue
         ok = True
-        for s in (1, 2, 3):
+        for s in (0, 1, 2, 3):
             mine = sorted((c for c in range(52) if hands[nil] >> c & 1 and c // 13 == s), reverse=True)
             theirs = sorted((c for c in range(52) if hands[q] >> c & 1 and c // 13 == s), reverse=True)
             if len(theirs) < len(mine) or any(t < m for t, m in zip(theirs, mine)):
