@@ -10,7 +10,6 @@ stable fields of docs/SOLVE.md.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Dict, List, Optional
 
 import typer
@@ -29,8 +28,8 @@ from solver.seating import DECLARER_SIDE
 
 from .common import console, emit_json, fail, handle_errors
 from .render import card_names, card_text, cards_text, display_order
-from .solve import (JSON_HELP, NO_BREAKING_HELP, TT_HELP, breaking_text, load_for_analysis, located,
-                    make_solver)
+from .solve import (DealArg, JsonOpt, NoBreakingOpt, TtMbOpt, breaking_text, load_for_analysis,
+                    located, make_solver)
 
 
 def _side_label(side: int) -> str:
@@ -167,15 +166,13 @@ def render_analysis(deal: Deal, state: PlayState, cards: CardAnalysis, line: Lin
 
 @handle_errors
 def analyse(
-    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).", show_default=False)],
+    file: DealArg,
     declarer: Annotated[Optional[str], typer.Option(
         "--declarer", metavar="NAME", show_default=False,
         help="The declarer, when the file has no complete auction.")] = None,
-    no_spade_breaking: Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)] = False,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-    tt_mb: Annotated[Optional[float], typer.Option(
-        "--tt-mb", metavar="MB", show_default=False,
-        help=f"{TT_HELP} (default {analysis.engine.DEFAULT_TT_MB:g}).")] = None,
+    no_spade_breaking: NoBreakingOpt = False,
+    json_out: JsonOpt = False,
+    tt_mb: TtMbOpt = None,
 ) -> None:
     """Value of every legal card at the current position, and an optimal line of play."""
     deal = load_for_analysis(file, no_spade_breaking)

@@ -32,6 +32,14 @@ NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any
 JSON_HELP = "Print the documented JSON fields instead (docs/SOLVE.md)."
 TT_HELP = "Transposition-table memory bound in megabytes"
 
+# The options shared by the double-dummy commands (solve, analyse).
+DealArg = Annotated[Path, typer.Argument(help="A YAML deal file (see README).", show_default=False)]
+NoBreakingOpt = Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)]
+JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+TtMbOpt = Annotated[Optional[float], typer.Option(
+    "--tt-mb", metavar="MB", show_default=False,
+    help=f"{TT_HELP} (default {analysis.engine.DEFAULT_TT_MB:g}).")]
+
 
 def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
     """The deal of ``file``, with the spade-breaking rule switched off on request."""
@@ -232,12 +240,10 @@ def render_solve(deal: Deal, contract: Optional[ContractResult], rows: List[Tabl
 
 @handle_errors
 def solve(
-    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).", show_default=False)],
-    no_spade_breaking: Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)] = False,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-    tt_mb: Annotated[Optional[float], typer.Option(
-        "--tt-mb", metavar="MB", show_default=False,
-        help=f"{TT_HELP} (default {analysis.engine.DEFAULT_TT_MB:g}).")] = None,
+    file: DealArg,
+    no_spade_breaking: NoBreakingOpt = False,
+    json_out: JsonOpt = False,
+    tt_mb: TtMbOpt = None,
 ) -> None:
     """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer; a DD table."""
     deal = load_for_analysis(file, no_spade_breaking)
