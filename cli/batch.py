@@ -27,7 +27,8 @@ from solver.batch import (
     summarise,
 )
 
-from .common import err_console, handle_errors
+from .common import err_console, fail, handle_errors
+from .solve import TtMbOpt
 
 HELP = """Solve many deals, one per line: N:<declarer> <left defender> <dummy> <right defender>.
 
@@ -66,12 +67,16 @@ def batch(
     json_out: Annotated[
         bool, typer.Option("--json", help="One JSON object per line per deal and leader.")
     ] = False,
+    tt_mb: TtMbOpt = None,
 ) -> None:
+    if tt_mb is not None and not tt_mb > 0:
+        fail(f"--tt-mb must be a positive number of megabytes, not {tt_mb:g}")
     options = BatchOptions(
         leaders=tuple(parse_leaders(leader)),
         side=parse_side(side),
         breaking=not no_spade_breaking,
         spades_broken=spades_broken,
+        tt_mb=tt_mb,
     )
     try:
         parsed = read_deals(deals)

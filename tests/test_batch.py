@@ -271,6 +271,15 @@ def test_jobs_one_and_two_agree():
     assert strip(one.stdout) == strip(two.stdout)
 
 
+def test_small_table_gives_the_same_answers():
+    """--tt-mb bounds each worker's table; a tiny one still gives exact answers."""
+    small = run(GOOD, "--json", "--leader", "all", "--jobs", "1", "--tt-mb", "0.05")
+    default = run(GOOD, "--json", "--leader", "all", "--jobs", "1")
+    assert small.exit_code == 0 and default.exit_code == 0, small.output
+    tricks = [[json.loads(line)["tricks"] for line in r.stdout.splitlines()] for r in (small, default)]
+    assert tricks[0] == tricks[1]
+
+
 def test_run_batch_pool_keeps_input_order():
     deals = parse_deals(good_deals() * 3)
     results = list(run_batch(deals, BatchOptions(leaders=(3, 0)), jobs=2))
@@ -321,6 +330,8 @@ def test_command_unreadable_file(tmp_path):
     (("--side", "NESW"), "expected between one and three of the seats"),
     (("--side", "NQ"), "unknown seat 'Q'"),
     (("--side", ""), "expected between one and three of the seats"),
+    (("--tt-mb", "0"), "--tt-mb must be a positive number of megabytes"),
+    (("--tt-mb", "-4"), "--tt-mb must be a positive number of megabytes"),
 ])
 def test_command_bad_options(args, message):
     result = run(GOOD, *args)
