@@ -27,7 +27,7 @@ from solver.batch import (
     summarise,
 )
 
-from .common import err_console, fail, handle_errors
+from .common import err_console, escape_markup, fail, handle_errors, progress_bar
 from .solve import TtMbOpt
 
 HELP = """Solve many deals, one per line: N:<declarer> <left defender> <dummy> <right defender>.
@@ -82,7 +82,7 @@ def batch(
         parsed = read_deals(deals)
     except DealsFileError as exc:
         for message in exc.messages:
-            err_console.print(f"[bold red]error:[/] {_escape(message)}", highlight=False, soft_wrap=True)
+            err_console.print(f"[bold red]error:[/] {escape_markup(message)}", highlight=False, soft_wrap=True)
         raise typer.Exit(1)
 
     results: List[BatchResult] = []
@@ -90,45 +90,13 @@ def batch(
     if not json_out:
         out.write(TABLE_HEADER + "\n")
     start = time.perf_counter()
-    with _progress(len(parsed)) as advance:
+    with progress_bar(len(parsed), "solving") as advance:
         for r in run_batch(parsed, options, jobs=jobs, on_deal=advance):
             results.append(r)
             out.write((json.dumps(r.as_json()) if json_out else _table_row(r)) + "\n")
     out.flush()
     summary = summarise(results, time.perf_counter() - start)
     err_console.print(str(summary), highlight=False, soft_wrap=True)
-
-
-class _progress:
-    """A Rich progress bar on stderr when it is a terminal; else nothing."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.bar = None
-
-    def __enter__(self):
-        if not err_console.is_terminal:
-            return lambda: None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self.bar = Progress(
-            TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=err_console, transient=True,
-        )
-        self.bar.__enter__()
-        task = self.bar.add_task("deals", total=self.total)
-        return lambda: self.bar.advance(task)
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-        return False
-
-
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
 
 
 def register(app: typer.Typer) -> None:

@@ -23,7 +23,7 @@ from solver.cards import iter_cards
 from solver.dealfile import load_deal
 from solver.scoring import DUMMY, TRICKS_PER_HAND
 
-from .common import console, emit_json, err_console, fail, handle_errors
+from .common import console, emit_json, fail, handle_errors, progress_bar
 from .render import cards_json, cards_text, display_order, holding_lines, standing_json
 
 HELP = (
@@ -351,32 +351,6 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
                            "be judged yet (their turn has not come).", style="dim"))
 
 
-# -------------------------------------------------------------- progress
-class _progress:
-    """A Rich progress bar on stderr when it is a terminal; else nothing."""
-
-    def __init__(self, total: int, label: str):
-        self.total, self.label, self.bar = total, label, None
-
-    def __enter__(self):
-        if not err_console.is_terminal:
-            return None
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
-
-        self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), TimeRemainingColumn(), console=err_console,
-                            transient=True)
-        self.bar.__enter__()
-        task = self.bar.add_task("samples", total=self.total)
-        return lambda: self.bar.advance(task)
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
-        return False
-
-
 # --------------------------------------------------------------- command
 @handle_errors
 def bid(
@@ -424,7 +398,7 @@ def bid(
     if all_players:
         bidders = len(deal.auction.bids) if deal.auction else 0
         total = samples * min(3, bidders + 1)
-        with _progress(total, "simulating") as advance:
+        with progress_bar(total, "simulating") as advance:
             checks = sim.check_all(deal, samples, seed, jobs, breaking, advance)
         if json_out:
             emit_json(check_json(checks))
@@ -437,7 +411,7 @@ def bid(
         candidate = sim.parse_candidate(knowledge, bid_tricks, nil or [])
     else:
         candidate = sim.file_bid(deal, knowledge.player)
-    with _progress(samples, "simulating") as advance:
+    with progress_bar(samples, "simulating") as advance:
         analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance)
     if json_out:
         emit_json(analysis_json(analysis))

@@ -7,10 +7,11 @@ plain ``json.dumps`` to stdout, never through Rich.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 import typer
 from rich.console import Console
@@ -37,17 +38,34 @@ def handle_errors(func: F) -> F:
         except (typer.Exit, typer.Abort, SystemExit):
             raise
         except (ValueError, OSError) as exc:  # domain errors subclass ValueError
-            fail(_escape(str(exc)))
+            fail(escape_markup(str(exc)))
         except KeyboardInterrupt:
             fail("interrupted")
 
     return wrapper  # type: ignore[return-value]
 
 
-def _escape(text: str) -> str:
+def escape_markup(text: str) -> str:
+    """``text`` with Rich markup characters escaped (for messages with [brackets])."""
     from rich.markup import escape
 
     return escape(text)
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[], None]]:
+    """A Rich progress bar on stderr when it is a terminal; yields ``advance()``
+    (a no-op when stderr is not a terminal)."""
+    if not err_console.is_terminal:
+        yield lambda: None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=err_console, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda: bar.advance(task)
 
 
 def emit_json(obj: Any) -> None:
