@@ -45,7 +45,9 @@ def _players(text: str) -> list:
 def convert(
     file: Annotated[Optional[Path], typer.Argument(help="A YAML deal file (omit with --pbn).",
                                                    show_default=False)] = None,
-    to: Annotated[Target, typer.Option("--to", help="Output format.")] = Target.pbn,
+    to: Annotated[Optional[Target], typer.Option(
+        "--to", help="Output format (default: pbn for a FILE, yaml for --pbn).",
+        show_default=False)] = None,
     declarer: Annotated[Optional[str], typer.Option(
         "--declarer", help="Seat this player as declarer (N) in the PBN string.")] = None,
     pbn: Annotated[Optional[str], typer.Option(
@@ -65,12 +67,12 @@ def convert(
         if declarer is not None and declarer not in names:
             fail(f"--declarer: unknown player {declarer!r}; expected one of {', '.join(names)}")
         deal = Deal.from_pbn(pbn, names, dealer, declarer=declarer)
-        if to is Target.pbn and file is None and not json_out:
-            to = Target.yaml  # a PBN string in, a deal file out
     else:
         deal = load_deal(file)
         if declarer is not None and declarer not in deal.players:
             fail(f"--declarer: unknown player {declarer!r}; expected one of {', '.join(deal.players)}")
+    if to is None:
+        to = Target.pbn if pbn is None else Target.yaml  # the other form of what came in
     pbn_text = deal.to_pbn(declarer)
     if json_out:
         sys.stdout.write(json.dumps({"pbn": pbn_text, "yaml": dump_deal(deal)}, ensure_ascii=False) + "\n")

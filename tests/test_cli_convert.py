@@ -75,3 +75,13 @@ def test_bad_input(args, code, text) -> None:
 def test_unknown_declarer() -> None:
     out = run("convert", str(HANDS[0]), "--declarer", "Zed")
     assert out.exit_code == 1 and "Zed" in out.output
+
+
+def test_pbn_in_pbn_out_when_asked() -> None:
+    """--to pbn is honoured with --pbn (the default there is a YAML deal file)."""
+    pbn = run("convert", str(HANDS[0])).stdout.strip()
+    deal = load_deal(HANDS[0])
+    args = ("--pbn", pbn, "--players", ",".join(deal.players), "--dealer", deal.dealer,
+            "--declarer", deal.declarer or deal.players[0])
+    assert run("convert", *args, "--to", "pbn").stdout.strip() == pbn
+    assert run("convert", *args).stdout.startswith("players:")
