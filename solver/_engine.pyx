@@ -100,6 +100,7 @@ KIND_TEST = 3
 
 DEFAULT_TT_MB = 128.0
 cdef int NO_HIT = -100
+cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in cfg_meta (see query)
 
 cdef int NCLS = 3
 cdef int TT_MIN_REM = 1        # no table for positions with this many tricks left or fewer              # key classes: 1 to NCLS top cards fixed in every suit
@@ -184,6 +185,42 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, uint64_t* 
             rw[0] = out
             return 1
     return 0
+
+
+cdef inline int _nil_lowest(const uint64_t* hand, int nil, int leader, uint64_t* rw) noexcept nogil:
+    """Is the nil hand, holding no spade, below every other hand in every
+    suit it holds (its highest card under their lowest)?  Then, unless it
+    is on lead holding only suits nobody else has, it never wins a trick:
+    a trick led by another hand is led in a suit the nil hand follows below
+    the card led or discards on (it cannot ruff), so it never gets the lead
+    back; on lead it leads a suit some other hand holds and must follow
+    with a higher card.  Removing cards keeps the condition, and the
+    opponents' play cannot change it, so no partner is needed.  ``rw`` gets
+    the lowest card of the other hands in each such suit (every card below
+    it is the nil hand's: the pattern down to it and the shape fix the
+    test)."""
+    cdef uint64_t nh = hand[nil], ns, os, out = 0
+    cdef int q, s, lead_ok = 0
+    if nh & DS_SPADES:
+        return 0
+    for s in range(1, 4):
+        ns = _suit(nh, s)
+        if ns == 0:
+            continue
+        os = 0
+        for q in range(4):
+            if q != nil:
+                os |= _suit(hand[q], s)
+        if os == 0:
+            continue
+        if ds_hib(ns) > ds_ctz(os):
+            return 0
+        lead_ok = 1
+        out |= DS_ONE << (13 * s + ds_ctz(os))
+    if nil == leader and not lead_ok:
+        return 0
+    rw[0] = out
+    return 1
 
 
 cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
@@ -692,6 +729,21 @@ cdef class Solver:
                 return 0
             if self.count == 15:
                 return rem
+        if self.nil >= 0 and USE_SURE and _nil_lowest(self.hand, self.nil, leader, &crw):
+            # the nil hand can no longer win a trick, whatever anyone plays:
+            # the rest is the plain game (its own table entries)
+            if target <= 0:
+                rw[0] = crw
+                return 0
+            j = self.nil
+            meta = self.cfg_meta
+            self.nil = -1
+            self.cfg_meta = meta & ~NIL_META
+            res = self._trick_start(target, rw)
+            self.nil = j
+            self.cfg_meta = meta
+            rw[0] |= crw
+            return res
         if self.nil >= 0 and target <= 0 and USE_SURE and _nil_covered(self.hand, self.nil, self.side, rw):
             return 0
         sp = alive & DS_SPADES

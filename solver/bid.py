@@ -290,14 +290,15 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
                  index: int = 0) -> SampleResult:
     """Solve one layout: the three full solves and the planned nil questions.
 
-    With an engine that offers ``at_least`` (a null-window test), a nil is
-    first only tested (target 0: can it be kept?); the most tricks its side
-    takes while keeping it is then found by testing down from the side's
-    full double-dummy tricks, which bound it. Otherwise ``max_tricks`` with
+    With an engine that offers ``bound`` (a fail-soft null-window test), a
+    nil is first only tested (target 0: can it be kept?); when it can, the
+    most tricks its side takes while keeping it lies between that test's
+    result and the side's full double-dummy tricks, and is narrowed by
+    further tests from the top (MTD). Otherwise ``max_tricks`` with
     ``nil_seat`` answers both at once."""
     k = knowledge
     breaking = k.breaking
-    at_least = getattr(solver, "at_least", None)
+    bound = getattr(solver, "bound", None)
     queries = 0
     declarer_tricks = []
     for declarer in k.players:
@@ -313,23 +314,26 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         names, hands, leader = _position(k, layout, declarer)
         seat = names.index(hand)
         side = DECLARER_SIDE if DECLARER_SIDE >> seat & 1 else DEFENDER_SIDE
-        if at_least is None:
+        if bound is None:
             nils.append(int(solver.max_tricks(hands, leader, side, breaking=breaking,
                                               nil_seat=seat)))
             queries += 1
             continue
         queries += 1
-        if not at_least(hands, leader, side, 0, breaking=breaking, nil_seat=seat):
+        low = int(bound(hands, leader, side, 0, breaking=breaking, nil_seat=seat))
+        if low < 0:
             nils.append(NIL_BROKEN)
             continue
         full = declarer_tricks[k.players.index(declarer)]
-        tricks = full if side == DECLARER_SIDE else TRICKS_PER_HAND - full
-        while tricks > 0:
+        high = full if side == DECLARER_SIDE else TRICKS_PER_HAND - full
+        while low < high:
             queries += 1
-            if at_least(hands, leader, side, tricks, breaking=breaking, nil_seat=seat):
-                break
-            tricks -= 1
-        nils.append(tricks)
+            v = int(bound(hands, leader, side, high, breaking=breaking, nil_seat=seat))
+            if v >= high:
+                low = v
+            else:
+                high = v
+        nils.append(low)
     zeros = []
     for declarer in plan.zeros:
         names, hands, leader = _position(k, layout, declarer)
@@ -340,9 +344,9 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
             continue
         # the opponents play to hand the player's side a trick; can it avoid every trick?
         queries += 1
-        if at_least is not None:
-            zeros.append(not at_least(hands, leader, own ^ 0b1111, 1, breaking=breaking,
-                                      count=own))
+        if bound is not None:
+            zeros.append(bound(hands, leader, own ^ 0b1111, 1, breaking=breaking,
+                               count=own) < 1)
         else:
             zeros.append(int(solver.max_tricks(hands, leader, own ^ 0b1111, breaking=breaking,
                                                count=own)) == 0)

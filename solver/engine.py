@@ -139,9 +139,19 @@ class Solver:
         """Is ``max_tricks(...) >= target``? One null-window search, cheaper
         than the exact value. With ``nil_seat`` and ``target=0``: can the side
         keep that seat from winning any trick?"""
-        pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
         target = int(target)
-        return self._core.query(_engine.KIND_TEST, *pos, target) >= target  # fail-soft bound
+        return self.bound(hands, leader, side, target, trick, spades_broken, breaking,
+                          count, nil_seat) >= target
+
+    def bound(self, hands: Sequence[int], leader: int, side: int, target: int,
+              trick: Sequence[int] = (), spades_broken: bool = False, breaking: bool = True,
+              count: Optional[int] = None, nil_seat: Optional[int] = None) -> int:
+        """The fail-soft result of the null-window search behind
+        :meth:`at_least`: a value ``v >= target`` means ``max_tricks(...) >= v``,
+        a value ``v < target`` means ``max_tricks(...) <= v`` (``-1``: the nil
+        cannot be kept). Lets a caller narrow a value in few searches."""
+        pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
+        return int(self._core.query(_engine.KIND_TEST, *pos, int(target)))
 
     def card_groups(self, hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
                     spades_broken: bool = False, breaking: bool = True,

@@ -195,7 +195,9 @@ def test_same_position_all_configurations_share_one_table():
 
 
 def test_at_least_null_window():
-    """Solver.at_least (one null-window search) against the reference value."""
+    """Solver.at_least (one null-window search) against the reference value,
+    and Solver.bound (its fail-soft result): ``v >= target`` proves the value
+    is at least ``v``, ``v < target`` that it is at most ``v``."""
     rng = random.Random(7000)
     solver = engine.Solver(tt_mb=1)
     for i in range(250):
@@ -206,3 +208,83 @@ def test_at_least_null_window():
             got = solver.at_least(pos["hands"], pos["leader"], pos["side"], target, pos["trick"],
                                   pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
             assert got == (want >= target), f"position {i} target {target}: {pos}"
+            v = solver.bound(pos["hands"], pos["leader"], pos["side"], target, pos["trick"],
+                             pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
+            assert (v >= target and want >= v) or (v < target and want <= v), \
+                f"position {i} target {target}: bound {v}, value {want}: {pos}"
+
+
+def low_nil_position(rng: random.Random, cards: int) -> Dict:
+    """A position whose nil hand holds no spade and, in most suits it holds,
+    only cards below every other hand's (the engine's "nil below everyone"
+    rule and its switch to the plain game), and sometimes one card that is
+    not (the rule must not fire)."""
+    while True:
+        deck = list(range(52))
+        rng.shuffle(deck)
+        nil_seat = rng.randrange(4)
+        # the nil hand takes the lowest side-suit cards of a few suits
+        suits = rng.sample((1, 2, 3), rng.randint(1, 3))
+        low = sorted((c for c in range(13, 52) if c // 13 in suits), key=lambda c: c % 13)
+        take = low[:cards]
+        if rng.random() < 0.3:                       # spoil it: one card from higher up
+            take[-1] = rng.choice(low[cards:cards + 12])
+        rest = [c for c in deck if c not in take]
+        if rng.random() < 0.3:                       # nobody else holds the nil hand's first suit
+            rest = [c for c in rest if c // 13 != take[0] // 13]
+        if rng.random() < 0.3:                       # sometimes a spade after all
+            take[0] = next(c for c in rest if c < 13)
+            rest = [c for c in deck if c not in take]
+        hands = [0, 0, 0, 0]
+        hands[nil_seat] = sum(1 << c for c in take)
+        others = [s for s in range(4) if s != nil_seat]
+        for i, s in enumerate(others):
+            hands[s] = sum(1 << c for c in rest[i * cards:(i + 1) * cards])
+        side = rng.choice((5, 10)) if rng.random() < 0.7 else rng.choice((7, 11, 13, 14, 1, 2, 4, 8))
+        if side >> nil_seat & 1:
+            break
+    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(),
+                spades_broken=rng.random() < 0.5, breaking=rng.random() < 0.5,
+                count=side if rng.random() < 0.7 else rng.randrange(16), nil_seat=nil_seat)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nil_hand_below_everyone(seed):
+    """Nil hands below every other hand (kept whatever is played, and the rest
+    searched as the plain game): values, card values, lines and every
+    null-window bound against the reference."""
+    rng = random.Random(7200 + seed)
+    solver = engine.Solver(tt_mb=1)
+    fired = 0
+    for i in range(40):
+        pos = low_nil_position(rng, rng.choice((2, 3, 3, 4)))
+        fired += below_everyone(pos)
+        check(pos, solver, f"low nil {seed}/{i}")
+        want = REF.max_tricks(**pos)
+        n = bin(pos["hands"][pos["leader"]]).count("1")
+        for target in range(-1, n + 2):
+            v = solver.bound(pos["hands"], pos["leader"], pos["side"], target, (),
+                             pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
+            assert (v >= target and want >= v) or (v < target and want <= v), \
+                f"low nil {seed}/{i} target {target}: bound {v}, value {want}: {pos}"
+    assert 10 <= fired <= 35, f"the rule's condition held at {fired} of 40 roots"
+
+
+def below_everyone(pos: Dict) -> bool:
+    """The rule's condition at the root (no spade, below the others; on lead, a suit to lead)."""
+    nil = pos["nil_seat"]
+    mine = pos["hands"][nil]
+    if mine & SUIT_MASK[0]:
+        return False
+    others = 0
+    for s in range(4):
+        if s != nil:
+            others |= pos["hands"][s]
+    lead_ok = False
+    for suit in (1, 2, 3):
+        m, o = mine >> (13 * suit) & 0x1FFF, others >> (13 * suit) & 0x1FFF
+        if m and o:
+            if m.bit_length() - 1 > (o & -o).bit_length() - 1:
+                return False
+            lead_ok = True
+    return lead_ok or pos["leader"] != nil
