@@ -136,37 +136,67 @@ cdef inline uint64_t _suit(uint64_t h, int s) noexcept nogil:
     return (h >> (13 * s)) & DS_SUIT
 
 
-cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, uint64_t* rw) noexcept nogil:
+cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader,
+                             uint64_t* rw) noexcept nogil:
     """Can the nil hand surely lose every trick from this trick start on?
-    Sufficient: one partner covers it in every suit it holds, spades
-    included: the i-th highest of its cards in the suit is below the
-    partner's i-th highest.  The strategy (fixed in advance, whatever the
-    opponents play) keeps the covering:
+    Sufficient: with one partner, every suit the nil hand holds is
 
-    * the suit led is one the nil hand holds: both follow (the partner
-      holds it too), the partner with its highest, the nil hand with its
-      highest, below it;
-    * the nil hand is void in the suit led: it discards its highest card of
-      a side suit u (never a spade, which could ruff and win); the partner
-      follows, or when void discards a card no cover needs (a card of a suit
-      the nil hand lacks, one below its covers), or, holding only covers,
-      its lowest card of u;
+    * *low*: not spades, and the nil hand's highest card is below the other
+      hands' lowest (or nobody else holds the suit), or
+    * *covered*: the i-th highest of the nil hand's cards in the suit is
+      below the partner's i-th highest (spades must be covered),
+
+    and, when the nil hand is on lead, it can lead a covered suit or a low
+    suit another hand holds.  The strategy (fixed in advance, whatever the
+    opponents play) keeps every suit low or covered:
+
+    * the suit led is low for the nil hand: it follows below the card led
+      (whoever led it); the partner follows or discards a *free* card (one
+      no cover needs: of a suit not covered, or the lowest of a covered suit
+      where it holds more cards than the nil hand) — it has one, since the
+      nil hand's cards are not all in covered suits;
+    * the suit led is covered: both follow, the partner with its highest,
+      the nil hand with its highest, below it;
+    * the nil hand is void in the suit led: it discards a side-suit card (its
+      highest of a covered suit, or any low-suit card), never a spade (which
+      could ruff and win); the partner follows, or when void discards a free
+      card, or, holding only covers (then so does the nil hand), its lowest
+      card of the suit the nil hand discards from;
     * the nil hand holds only spades and is void in the suit led: then the
       partner (covering every spade, equal hand sizes) holds only spades
       too and ruffs with its highest, above the nil hand's.
 
-    So the nil hand never plays the winning card.  ``rw`` gets the nil
-    hand's lowest card of each suit (the pattern down to it fixes the test)."""
-    cdef uint64_t nh = hand[nil], ns, ps, m, out
-    cdef int q, s, i, c, ok
+    So the nil hand never plays the winning card and never gets the lead.
+    With no covered suit needed this holds for any partner (see
+    _nil_lowest).  ``rw`` gets the nil hand's lowest card of each covered
+    suit and the other hands' lowest card of each low suit (the pattern
+    down to those cards and the shape fix the test)."""
+    cdef uint64_t nh = hand[nil], ns, ps, m, out, low_rw = 0
+    cdef int q, s, i, c, ok, lead_ok, low = 0, low_lead = 0
+    cdef uint64_t os[4]
+    for s in range(1, 4):
+        ns = _suit(nh, s)
+        if ns == 0:
+            continue
+        os[s] = 0
+        for q in range(4):
+            if q != nil:
+                os[s] |= _suit(hand[q], s)
+        if os[s] == 0:
+            low |= 1 << s
+        elif ds_hib(ns) < ds_ctz(os[s]):
+            low |= 1 << s
+            low_lead = 1
+            low_rw |= DS_ONE << (13 * s + ds_ctz(os[s]))
     for q in range(4):
         if q == nil or not (side >> q) & 1:
             continue
         ok = 1
-        out = 0
+        lead_ok = nil != leader or low_lead
+        out = low_rw
         for s in range(4):
             ns = _suit(nh, s)
-            if ns == 0:
+            if ns == 0 or (low >> s) & 1:
                 continue
             ps = _suit(hand[q], s)
             m = ns
@@ -180,8 +210,9 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, uint64_t* 
                     break
             if not ok:
                 break
+            lead_ok = 1
             out |= DS_ONE << (13 * s + ds_ctz(ns))
-        if ok:
+        if ok and lead_ok:
             rw[0] = out
             return 1
     return 0
@@ -744,7 +775,7 @@ cdef class Solver:
             self.cfg_meta = meta
             rw[0] |= crw
             return res
-        if self.nil >= 0 and target <= 0 and USE_SURE and _nil_covered(self.hand, self.nil, self.side, rw):
+        if self.nil >= 0 and target <= 0 and USE_SURE and _nil_covered(self.hand, self.nil, self.side, leader, rw):
             return 0
         sp = alive & DS_SPADES
         if sp and USE_SURE:

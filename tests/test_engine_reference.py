@@ -248,6 +248,73 @@ def low_nil_position(rng: random.Random, cards: int) -> Dict:
                 count=side if rng.random() < 0.7 else rng.randrange(16), nil_seat=nil_seat)
 
 
+def covered_nil_position(rng: random.Random, cards: int) -> Dict:
+    """A position whose nil hand is low in some suits and, in others
+    (spades among them half the time), held under by one partner's cards
+    just above its own: the engine's sure-keep rule with mixed suits.
+    Sometimes the nil hand holds the cover suit's top card, its low suit
+    is spades, or it is on lead."""
+    while True:
+        nil_seat = rng.randrange(4)
+        side = rng.choice((5, 10, 7, 11, 13, 14))
+        if side >> nil_seat & 1 and bin(side).count("1") > 1:
+            break
+    partner = rng.choice([q for q in range(4) if q != nil_seat and side >> q & 1])
+    suits = rng.sample(range(4), 2) if rng.random() < 0.5 else rng.sample((1, 2, 3), 2)
+    low_suit, cover_suit = suits
+    nil_cards, partner_cards = [], []
+    n_cover = rng.randint(1, cards - 1)
+    ranks = sorted(rng.sample(range(13), 2 * n_cover))
+    for i in range(n_cover):               # pairs: the nil card, then the partner's just above
+        nil_cards.append(13 * cover_suit + ranks[2 * i])
+        partner_cards.append(13 * cover_suit + ranks[2 * i + 1])
+    if rng.random() < 0.4:                 # spoil it: the nil hand gets the suit's top card
+        top = 13 * cover_suit + 12
+        if top in partner_cards:
+            partner_cards.remove(top)
+            partner_cards.append(nil_cards.pop())
+        else:
+            nil_cards.pop()
+        nil_cards.append(top)
+    if low_suit == 0 and rng.random() < 0.7:   # low spades need a cover: not the rule's
+        low_suit = rng.choice([t for t in (1, 2, 3) if t != cover_suit])
+    nil_cards += [13 * low_suit + r for r in range(cards - n_cover)]   # its lowest cards
+    used = set(nil_cards) | set(partner_cards)
+    rest = [c for c in range(52) if c not in used]
+    rng.shuffle(rest)
+    hands = [0, 0, 0, 0]
+    hands[nil_seat] = sum(1 << c for c in nil_cards)
+    need = cards - len(partner_cards)
+    hands[partner] = sum(1 << c for c in partner_cards + rest[:need])
+    rest = rest[need:]
+    for q in range(4):
+        if q not in (nil_seat, partner):
+            hands[q] = sum(1 << c for c in rest[:cards])
+            rest = rest[cards:]
+    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(),
+                spades_broken=rng.random() < 0.5, breaking=rng.random() < 0.5,
+                count=side if rng.random() < 0.7 else rng.randrange(16), nil_seat=nil_seat)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nil_hand_low_or_covered(seed):
+    """Nil hands low in some suits and covered by a partner in others (the
+    sure-keep rule with mixed suits): values, card values, lines and the
+    keep test against the reference."""
+    rng = random.Random(7300 + seed)
+    solver = engine.Solver(tt_mb=1)
+    kept = 0
+    for i in range(40):
+        pos = covered_nil_position(rng, rng.choice((2, 3, 3, 4)))
+        check(pos, solver, f"covered nil {seed}/{i}")
+        want = REF.max_tricks(**pos)
+        kept += want >= 0
+        got = solver.at_least(pos["hands"], pos["leader"], pos["side"], 0, (), pos["spades_broken"],
+                              pos["breaking"], pos["count"], pos["nil_seat"])
+        assert got == (want >= 0), f"covered nil {seed}/{i}: {pos}"
+    assert 15 <= kept <= 36, f"{kept} of 40 nils kept: the positions do not exercise the rule"
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_nil_hand_below_everyone(seed):
     """Nil hands below every other hand (kept whatever is played, and the rest
