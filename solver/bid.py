@@ -271,7 +271,10 @@ class SampleResult(NamedTuple):
     ``nils[j]``: for ``plan.nils[j]``, the most tricks the nil hand's side
     takes while keeping it trickless, or ``-1`` when it cannot be kept.
     ``zeros[j]``: for ``plan.zeros[j]``, whether the player's side can take
-    no trick at all.
+    no trick at all. ``queries``: the double-dummy questions searched (full
+    solves, nil and zero questions not implied; each may take several
+    null-window tests, not counted, so that the count does not depend on
+    the search order).
     """
 
     index: int
@@ -286,16 +289,65 @@ def _position(knowledge: Knowledge, layout: Mapping[str, int], declarer: str):
     return names, tuple(layout[n] for n in names), names.index(knowledge.first_bidder)
 
 
+class NilOrder:
+    """Which way to search each planned nil question, learnt from the
+    answers so far (in one process). It changes only the cost, never an
+    answer: see :func:`nil_tricks`."""
+
+    def __init__(self) -> None:
+        self.kept: Dict[int, int] = {}
+        self.broken: Dict[int, int] = {}
+
+    def top_first(self, j: int) -> bool:
+        return self.kept.get(j, 0) > self.broken.get(j, 0)
+
+    def record(self, j: int, tricks: int) -> None:
+        book = self.kept if tricks >= 0 else self.broken
+        book[j] = book.get(j, 0) + 1
+
+
+def nil_tricks(bound, hands, leader: int, side: int, seat: int, high: int, breaking: bool,
+               top_first: bool) -> int:
+    """The most tricks ``side`` takes while keeping ``seat`` trickless
+    (``NIL_BROKEN`` if it cannot), by fail-soft null-window tests
+    (``bound``), knowing it is at most ``high`` (the side's full
+    double-dummy tricks).
+
+    ``top_first``: test at the upper bound, then at each fail-soft bound
+    below it (MTD from the top): a success there gives the value and proves
+    the nil kept in one test, the common case for a hand that nils safely.
+    Otherwise first test whether it can be kept at all (target 0: one test
+    for the common broken nil), then narrow down from ``high``. Both give
+    the exact value."""
+    if top_first:
+        t = high
+        while True:
+            v = int(bound(hands, leader, side, t, breaking=breaking, nil_seat=seat))
+            if v >= t:
+                return t
+            if v < 0:
+                return NIL_BROKEN
+            t = v
+    low = int(bound(hands, leader, side, 0, breaking=breaking, nil_seat=seat))
+    if low < 0:
+        return NIL_BROKEN
+    while low < high:
+        v = int(bound(hands, leader, side, high, breaking=breaking, nil_seat=seat))
+        if v >= high:
+            low = v
+        else:
+            high = v
+    return low
+
+
 def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: Plan,
-                 index: int = 0) -> SampleResult:
+                 index: int = 0, order: Optional[NilOrder] = None) -> SampleResult:
     """Solve one layout: the three full solves and the planned nil questions.
 
     With an engine that offers ``bound`` (a fail-soft null-window test), a
-    nil is first only tested (target 0: can it be kept?); when it can, the
-    most tricks its side takes while keeping it lies between that test's
-    result and the side's full double-dummy tricks, and is narrowed by
-    further tests from the top (MTD). Otherwise ``max_tricks`` with
-    ``nil_seat`` answers both at once."""
+    nil question is answered by :func:`nil_tricks`, searching the way
+    ``order`` (if given) has found cheaper so far; otherwise
+    ``max_tricks`` with ``nil_seat`` answers it."""
     k = knowledge
     breaking = k.breaking
     bound = getattr(solver, "bound", None)
@@ -307,7 +359,7 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
                                                      breaking=breaking)))
         queries += 1
     nils = []
-    for declarer, hand in plan.nils:
+    for j, (declarer, hand) in enumerate(plan.nils):
         if certain_trick(layout[hand]):
             nils.append(NIL_BROKEN)
             continue
@@ -319,21 +371,14 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
                                               nil_seat=seat)))
             queries += 1
             continue
-        queries += 1
-        low = int(bound(hands, leader, side, 0, breaking=breaking, nil_seat=seat))
-        if low < 0:
-            nils.append(NIL_BROKEN)
-            continue
         full = declarer_tricks[k.players.index(declarer)]
         high = full if side == DECLARER_SIDE else TRICKS_PER_HAND - full
-        while low < high:
-            queries += 1
-            v = int(bound(hands, leader, side, high, breaking=breaking, nil_seat=seat))
-            if v >= high:
-                low = v
-            else:
-                high = v
-        nils.append(low)
+        tricks = nil_tricks(bound, hands, leader, side, seat, high, breaking,
+                            order is not None and order.top_first(j))
+        queries += 1
+        if order is not None:
+            order.record(j, tricks)
+        nils.append(tricks)
     zeros = []
     for declarer in plan.zeros:
         names, hands, leader = _position(k, layout, declarer)
@@ -364,13 +409,15 @@ _WORKER: Dict[str, object] = {}
 
 
 def _worker_init(knowledge: Knowledge, plan: Plan, seed: int, tt_mb: float) -> None:
-    _WORKER.update(solver=make_solver(tt_mb), knowledge=knowledge, plan=plan, seed=seed)
+    _WORKER.update(solver=make_solver(tt_mb), knowledge=knowledge, plan=plan, seed=seed,
+                   order=NilOrder())
 
 
 def _worker_solve(index: int) -> SampleResult:
     k = _WORKER["knowledge"]
     layout = sample_layout(k, _WORKER["seed"], index)  # type: ignore[arg-type]
-    return solve_layout(_WORKER["solver"], k, layout, _WORKER["plan"], index)  # type: ignore[arg-type]
+    return solve_layout(_WORKER["solver"], k, layout, _WORKER["plan"], index,  # type: ignore[arg-type]
+                        _WORKER["order"])  # type: ignore[arg-type]
 
 
 def default_jobs() -> int:
@@ -403,8 +450,10 @@ def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFA
     out: List[SampleResult] = []
     if jobs == 1:
         solver = solver if solver is not None else make_solver(tt_mb)
+        order = NilOrder()
         for i in range(samples):
-            out.append(solve_layout(solver, knowledge, sample_layout(knowledge, seed, i), plan, i))
+            out.append(solve_layout(solver, knowledge, sample_layout(knowledge, seed, i), plan, i,
+                                    order))
             if progress is not None:
                 progress()
         return out

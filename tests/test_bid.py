@@ -437,10 +437,17 @@ auction:
     assert checks[1].actual.outcome.side_tricks == 13 - alice.side_tricks["Alice"]
 
 
+class TopFirst(sim.NilOrder):
+    def top_first(self, j):
+        return True
+
+
 @needs_engine
-def test_nil_questions_by_null_window_tests_match_the_exact_query():
-    """solve_layout's null-window path (keep test, then fail-soft tests from
-    the full tricks down) gives the same answers as max_tricks with nil_seat."""
+@pytest.mark.parametrize("order", [None, sim.NilOrder(), TopFirst()], ids=["zero-first", "learnt", "top-first"])
+def test_nil_questions_by_null_window_tests_match_the_exact_query(order):
+    """solve_layout's null-window paths (keep test then fail-soft tests from
+    the full tricks down, or fail-soft tests from the full tricks only) give
+    the same answers as max_tricks with nil_seat."""
     from solver.engine import Solver
 
     class ExactOnly:  # the engine without bound
@@ -456,7 +463,7 @@ def test_nil_questions_by_null_window_tests_match_the_exact_query():
     kept = 0
     for i in range(8):
         layout = sample_layout(k, 11, i)
-        a = sim.solve_layout(tests, k, layout, plan, i)
+        a = sim.solve_layout(tests, k, layout, plan, i, order)
         b = sim.solve_layout(exact, k, layout, plan, i)
         assert (a.declarer_tricks, a.nils, a.zeros) == (b.declarer_tricks, b.nils, b.zeros)
         kept += sum(1 for t in a.nils if t > 0)
