@@ -121,6 +121,8 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
         "standing": standing_json(k.standing) if k.standing is not None else None,
         "spade_breaking": k.breaking,
         "samples": a.samples,
+        "samples_requested": a.requested,
+        "stopped_early": a.stopped_early,
         "seed": a.seed,
         "solves": a.queries,
         "honesty": HONESTY,
@@ -168,6 +170,11 @@ def check_json(checks: Sequence[PlayerCheck]) -> Dict[str, object]:
 
 
 # ------------------------------------------------------------------ Rich
+def samples_note(a: BidAnalysis) -> str:
+    n = f"{a.samples} sample{'' if a.samples == 1 else 's'}"
+    return f"{n} (time limit reached; {a.requested} asked for)" if a.stopped_early else n
+
+
 def header(a: BidAnalysis) -> Group:
     k = a.knowledge
     ordinal = ("1st", "2nd", "3rd")[k.position]
@@ -175,7 +182,7 @@ def header(a: BidAnalysis) -> Group:
         ("Bid analysis for ", "bold"), (k.player, "bold cyan"),
         f" — {ordinal} to bid (dealer {k.dealer}), {k.variant}",
         ("" if k.breaking else ", no spade breaking"),
-        f"; {a.samples} samples, seed {a.seed}")]
+        f"; {samples_note(a)}, seed {a.seed}")]
     hand = Text("Hand: ")
     hand.append(Text("  ").join(holding_lines(k.hand)))
     lines.append(hand)
@@ -316,8 +323,13 @@ def render_analysis(a: BidAnalysis) -> None:
 
 def render_checks(checks: Sequence[PlayerCheck]) -> None:
     first = checks[0].analysis
-    console.print(Text(f"Bid check for every player in bidding order ({first.samples} samples "
-                       f"each, seed {first.seed}): each bid judged at its turn, beside the "
+    counts = sorted({c.analysis.samples for c in checks})
+    each = f"{counts[0]} samples each" if len(counts) == 1 else \
+        f"{', '.join(str(c.analysis.samples) for c in checks)} samples"
+    if any(c.analysis.stopped_early for c in checks):
+        each += f" (time limit reached; {first.requested} asked for)"
+    console.print(Text(f"Bid check for every player in bidding order ({each}, seed "
+                       f"{first.seed}): each bid judged at its turn, beside the "
                        "deal's actual double-dummy result", style="bold"))
     console.print(Text(HONESTY + " ± is one standard error.", style="dim italic"))
     t = Table(show_edge=False, pad_edge=False)
@@ -378,11 +390,18 @@ def bid(
         help="Worker processes (default: all cores); the result does not depend on it.")] = None,
     no_spade_breaking: Annotated[bool, typer.Option(
         "--no-spade-breaking", help="Switch the spade-breaking rule off (bridge play).")] = False,
+    time_limit: Annotated[Optional[float], typer.Option(
+        "--time-limit", "-t", metavar="SECONDS", show_default=False,
+        help="Stop after about this many seconds with the samples solved by then (--samples "
+             "is then a maximum; with --all the time is shared by the players). The numbers "
+             "are those of the first n samples of the seed; n is shown.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the documented JSON fields "
                                                           "instead (docs/BID.md).")] = False,
 ) -> None:
     if samples < 1:
         fail(f"--samples {samples}: expected a number of samples, at least 1")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        fail(f"--time-limit {time_limit:g}: expected a positive number of seconds")
     if jobs is not None and jobs < 1:
         fail(f"--jobs {jobs}: expected a number of processes, at least 1")
     if nil and bid_tricks is None:
@@ -399,7 +418,8 @@ def bid(
         bidders = len(deal.auction.bids) if deal.auction else 0
         total = samples * min(3, bidders + 1)
         with progress_bar(total, "simulating") as advance:
-            checks = sim.check_all(deal, samples, seed, jobs, breaking, advance)
+            checks = sim.check_all(deal, samples, seed, jobs, breaking, advance,
+                                   time_limit=time_limit)
         if json_out:
             emit_json(check_json(checks))
         else:
@@ -412,7 +432,8 @@ def bid(
     else:
         candidate = sim.file_bid(deal, knowledge.player)
     with progress_bar(samples, "simulating") as advance:
-        analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance)
+        analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance,
+                               time_limit=time_limit)
     if json_out:
         emit_json(analysis_json(analysis))
     else:

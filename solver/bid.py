@@ -51,6 +51,7 @@ import math
 import multiprocessing
 import os
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
@@ -434,37 +435,61 @@ def check_samples(samples: int) -> int:
     return samples
 
 
+def check_time_limit(seconds: Optional[float]) -> Optional[float]:
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0 \
+            or math.isinf(seconds):
+        raise BidError(f"{seconds!r} seconds", field="time_limit",
+                       expected="a positive number of seconds")
+    return float(seconds)
+
+
 def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFAULT_SEED,
                 jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
-                tt_mb: float = DEFAULT_TT_MB, solver=None) -> List[SampleResult]:
+                tt_mb: float = DEFAULT_TT_MB, solver=None,
+                time_limit: Optional[float] = None) -> List[SampleResult]:
     """Sample and solve ``samples`` layouts; results in sample order.
 
     ``jobs``: worker processes (default: all cores), each with one engine
     solver reused for all its samples; ``1`` solves in this process (with
-    ``solver`` if given). ``progress()`` is called after every sample."""
+    ``solver`` if given). ``progress()`` is called after every sample.
+    ``time_limit`` (seconds): stop once it has passed, with the samples
+    ``0..n-1`` solved by then (at least one): the same seed gives the same
+    numbers for the same ``n``, but ``n`` depends on the machine."""
     check_samples(samples)
+    time_limit = check_time_limit(time_limit)
     jobs = default_jobs() if jobs is None else jobs
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise BidError(f"{jobs!r} jobs", field="jobs", expected="a number of processes, at least 1")
     jobs = min(jobs, samples)
     out: List[SampleResult] = []
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def add(result: SampleResult) -> bool:
+        """Keep a result; True to go on."""
+        out.append(result)
+        if progress is not None:
+            progress()
+        return deadline is None or time.monotonic() < deadline
+
     if jobs == 1:
         solver = solver if solver is not None else make_solver(tt_mb)
         order = NilOrder()
         for i in range(samples):
-            out.append(solve_layout(solver, knowledge, sample_layout(knowledge, seed, i), plan, i,
-                                    order))
-            if progress is not None:
-                progress()
+            if not add(solve_layout(solver, knowledge, sample_layout(knowledge, seed, i), plan, i,
+                                    order)):
+                break
         return out
     make_solver(1)  # fail early, in this process, if the engine is not built
     chunk = max(1, min(8, samples // (jobs * 8)))
+    if deadline is not None:
+        chunk = 1  # results come back in order: stop without solving far ahead
     with multiprocessing.get_context().Pool(jobs, _worker_init,
                                             (knowledge, plan, seed, tt_mb)) as pool:
         for result in pool.imap(_worker_solve, range(samples), chunk):
-            out.append(result)
-            if progress is not None:
-                progress()
+            if not add(result):
+                break   # leaving the block terminates the workers
     return out
 
 
@@ -733,6 +758,12 @@ class BidAnalysis:
     recommended: CandidateStats
     judged: Optional[Judgement] = None
     queries: int = 0
+    requested: int = 0                       # samples asked for (more than ``samples``
+                                             # when a time limit stopped the run)
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.samples < self.requested
 
     @property
     def solves(self) -> int:
@@ -806,18 +837,19 @@ def judge(stats: CandidateStats, others: Sequence[CandidateStats]) -> Judgement:
 def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
             jobs: Optional[int] = None, bid: Optional[Candidate] = None,
             progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
-            solver=None) -> BidAnalysis:
-    """Sample, solve and summarise. ``bid``: a candidate to judge."""
+            solver=None, time_limit: Optional[float] = None) -> BidAnalysis:
+    """Sample, solve and summarise. ``bid``: a candidate to judge;
+    ``time_limit``: see :func:`run_samples` (``samples`` is then a maximum)."""
     k = knowledge
     if bid is not None:
         check_candidate(k, bid)
     plan = plan_for(k, [bid] if bid is not None else [])
-    results = run_samples(k, plan, samples, seed, jobs, progress, tt_mb, solver)
-    return summarise(k, plan, results, seed, bid)
+    results = run_samples(k, plan, samples, seed, jobs, progress, tt_mb, solver, time_limit)
+    return summarise(k, plan, results, seed, bid, samples)
 
 
 def summarise(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult], seed: int,
-              bid: Optional[Candidate] = None) -> BidAnalysis:
+              bid: Optional[Candidate] = None, requested: Optional[int] = None) -> BidAnalysis:
     k = knowledge
     cands = default_candidates(k)
     if bid is not None and bid not in cands:
@@ -827,7 +859,8 @@ def summarise(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult],
     judged = judge(stats[bid], ranked) if bid is not None else None
     return BidAnalysis(k, len(results), seed, plan, tuple(results), tuple(role_stats(k, plan, results)),
                        tuple(stats[Candidate(t)] for t in BIDS), tuple(ranked), ranked[0], judged,
-                       sum(r.queries for r in results))
+                       sum(r.queries for r in results),
+                       len(results) if requested is None else requested)
 
 
 def check_candidate(knowledge: Knowledge, candidate: Candidate) -> Candidate:
@@ -898,18 +931,23 @@ def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optio
 def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
               jobs: Optional[int] = None, breaking: Optional[bool] = None,
               progress: Optional[Callable[[], None]] = None,
-              tt_mb: float = DEFAULT_TT_MB) -> List[PlayerCheck]:
+              tt_mb: float = DEFAULT_TT_MB,
+              time_limit: Optional[float] = None) -> List[PlayerCheck]:
     """Every player in bidding order: their bid (if made) judged at their
-    turn, beside the deal's actual double-dummy result."""
+    turn, beside the deal's actual double-dummy result. ``time_limit`` is
+    shared equally by the players' simulations."""
     check_samples(samples)
+    time_limit = check_time_limit(time_limit)
     auction = deal.auction or Auction(deal.players, deal.dealer)
     out = []
     solver = make_solver(tt_mb)
-    for player in auction.bidding_order[:len(auction.bids) + (0 if auction.is_complete else 1)]:
+    players = auction.bidding_order[:len(auction.bids) + (0 if auction.is_complete else 1)]
+    share = None if time_limit is None else time_limit / len(players)
+    for player in players:
         k = Knowledge.from_deal(deal, player, breaking)
         cand = file_bid(deal, player)
         analysis = analyse(k, samples, seed, jobs, cand, progress, tt_mb,
-                           solver if (jobs or default_jobs()) == 1 else None)
+                           solver if (jobs or default_jobs()) == 1 else None, share)
         actual = actual_result(k, deal, analysis.plan, cand, solver)
         out.append(PlayerCheck(player, cand, analysis, actual))
     return out

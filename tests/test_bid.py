@@ -468,3 +468,28 @@ def test_nil_questions_by_null_window_tests_match_the_exact_query(order):
         assert (a.declarer_tricks, a.nils, a.zeros) == (b.declarer_tricks, b.nils, b.zeros)
         kept += sum(1 for t in a.nils if t > 0)
     assert kept, "no kept nil with tricks beside it: the narrowing loop was not exercised"
+
+
+# ---------------------------------------------------------------- time limit
+def test_time_limit_keeps_the_first_samples(monkeypatch):
+    """A time limit stops the run with samples 0..n-1 (at least one), the
+    same ones an unlimited run starts with, in one process and in a pool."""
+    k = Knowledge.from_deal(deal(), "Alice")
+    plan = plan_for(k)
+    full = sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver())
+    assert len(full) == 6
+    assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=1e-9) == full[:1]
+    assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=600) == full
+    monkeypatch.setattr(sim, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
+    assert sim.run_samples(k, plan, 6, seed=3, jobs=2, time_limit=1e-9) == full[:1]
+    a = sim.analyse(k, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=1e-9)
+    assert a.samples == 1 and a.requested == 6 and a.stopped_early
+    b = sim.analyse(k, 6, seed=3, jobs=1, solver=FakeSolver())
+    assert b.samples == b.requested == 6 and not b.stopped_early
+
+
+@pytest.mark.parametrize("bad", [0, -1.5, float("inf"), float("nan"), True, "3"])
+def test_time_limit_must_be_a_positive_number_of_seconds(bad):
+    k = Knowledge.from_deal(deal(), "Alice")
+    with pytest.raises(sim.BidError, match="positive number of seconds"):
+        sim.run_samples(k, plan_for(k), 2, jobs=1, solver=FakeSolver(), time_limit=bad)

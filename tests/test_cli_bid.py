@@ -162,6 +162,8 @@ def test_help_states_the_double_dummy_bias():
     (["--bid", "14"], "0 to 13"),
     (["--all", "--player", "Bob"], "cannot be combined"),
     (["--player", "Carol"], "has not bid yet"),
+    (["--time-limit", "0"], "positive number of seconds"),
+    (["--time-limit", "-3"], "positive number of seconds"),
 ])
 def test_bad_options(deal_file, args, message):
     r = run(deal_file(), *args)
@@ -188,3 +190,14 @@ def test_all_players_with_an_incomplete_auction(deal_file):
     assert all(p["actual"]["outcome"] is None for p in data["players"])
     r = run(deal_file(text), "--all", "--samples", 4, "--jobs", 1)
     assert r.exit_code == 0 and "auction is incomplete" in " ".join(r.stdout.split())
+
+
+def test_time_limit_reports_the_samples_solved(deal_file):
+    data = run_json(deal_file(), "--samples", 40, "--jobs", 1, "--time-limit", "0.000001")
+    assert data["samples"] == 1 and data["samples_requested"] == 40 and data["stopped_early"] is True
+    assert sum(data["roles"][0]["histogram"]) == 1
+    r = run(deal_file(), "--samples", 40, "--jobs", 2, "--time-limit", "0.000001")
+    assert r.exit_code == 0, r.output
+    assert "1 sample (time limit reached; 40 asked for)" in " ".join(r.stdout.split())
+    full = run_json(deal_file(), "--samples", 5, "--jobs", 1)
+    assert full["samples"] == full["samples_requested"] == 5 and full["stopped_early"] is False

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The bid simulation's full solves, side by side with DDS (endplay).
+
+    python benches/compare_dds_bid.py [--samples 60] [--seed 1] [--file F --player P]
+
+For each case (default: the cases of benches/test_bench_bid.py) it deals
+``--samples`` layouts exactly as ``dummy-spades bid`` does and, for each
+layout, times the three full-deal solves a sample needs (one per real player
+as declarer, the first bidder on lead):
+
+1. our engine with the spade-breaking rule off, one ``Solver`` kept for the
+   whole run as in ``bid`` (its table carries over between layouts);
+2. DDS through endplay on the same deals (``solve_board``, target -1,
+   solutions 1, spades trump), which has no spade-breaking rule;
+3. our engine with the rule on (what ``bid`` runs for a default deal).
+
+It checks that ours and DDS agree on every solve (exit code 1 if not) and
+prints the mean full-solve CPU per sample for each, their ratio, and what
+the issue-5 bar (1000 samples in 15 s wall on 2 cores, i.e. 30 ms of CPU
+per sample) would need: how long 1000 samples of the three full solves
+alone would take on 2 cores at each engine's speed, before any nil question.
+Times are CPU time of this process (``time.process_time``), which drifts
+less than wall time on a shared machine.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import List
+
+from _util import ROOT, pbn
+
+from solver import bid as sim  # noqa: E402
+from solver.dealfile import load_deal  # noqa: E402
+from solver.seating import DECLARER_SIDE  # noqa: E402
+
+CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob")]
+BAR_CPU_MS_PER_SAMPLE = 15.0 * 2 * 1000 / 1000     # 15 s wall x 2 cores / 1000 samples
+
+
+def layouts(path: str, player: str, samples: int, seed: int):
+    """(positions per sample, knowledge): each position is (hands, leader) for one declarer."""
+    k = sim.Knowledge.from_deal(load_deal(os.path.join(ROOT, path)), player)
+    out = []
+    for i in range(samples):
+        layout = sim.sample_layout(k, seed, i)
+        out.append([sim._position(k, layout, declarer)[1:] for declarer in k.players])
+    return out, k
+
+
+def time_ours(samples, breaking: bool) -> (List[int], List[float]):
+    from solver.engine import Solver
+
+    solver = Solver(sim.DEFAULT_TT_MB)
+    tricks: List[int] = []
+    ms: List[float] = []
+    for positions in samples:
+        t0 = time.process_time()
+        for hands, leader in positions:
+            tricks.append(solver.max_tricks(hands, leader, DECLARER_SIDE, breaking=breaking))
+        ms.append((time.process_time() - t0) * 1000.0)
+    return tricks, ms
+
+
+def time_dds(samples) -> (List[int], List[float]):
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal, Denom, Player
+
+    boards = []
+    for positions in samples:
+        row = []
+        for hands, leader in positions:
+            d = Deal(pbn(hands))
+            d.trump = Denom.spades
+            d.first = Player(leader)
+            row.append((d, DECLARER_SIDE >> leader & 1))
+        boards.append(row)
+    solve_board(boards[0][0][0], SolveMode.OptimalOne)  # load and warm DDS, untimed
+    tricks: List[int] = []
+    ms: List[float] = []
+    for row in boards:
+        t0 = time.process_time()
+        got = [(next(iter(solve_board(d, SolveMode.OptimalOne)))[1], on_lead) for d, on_lead in row]
+        ms.append((time.process_time() - t0) * 1000.0)
+        # DDS counts the tricks of the side on lead
+        tricks.extend(t if on_lead else 13 - t for t, on_lead in got)
+    return tricks, ms
+
+
+def mean(xs) -> float:
+    return sum(xs) / len(xs)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--file", help="deal file (default: the bundled cases)")
+    ap.add_argument("--player", help="player (with --file; default the next bidder)")
+    ap.add_argument("--samples", type=int, default=60, help="layouts per case (default 60)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.samples < 1:
+        ap.error("--samples must be at least 1")
+    cases = [(args.file, args.player)] if args.file else CASES
+    ok = True
+    print(f"per sample: the three full solves of `bid` (first bidder on lead); CPU ms; "
+          f"{args.samples} samples per case, seed {args.seed}")
+    for path, player in cases:
+        samples, k = layouts(path, player, args.samples, args.seed)
+        ours, ours_ms = time_ours(samples, breaking=False)
+        _, on_ms = time_ours(samples, breaking=True)
+        dds, dds_ms = time_dds(samples)
+        bad = sum(1 for a, b in zip(ours, dds) if a != b)
+        ok &= bad == 0
+        print(f"\n{path} --player {k.player}: {len(ours)} solves, {len(ours) - bad} agree with DDS")
+        for name, ms in (("ours, breaking off", ours_ms), ("DDS", dds_ms), ("ours, breaking on", on_ms)):
+            wall = mean(ms) * 1000 / 2 / 1000
+            print(f"  {name:<20} {mean(ms):8.1f} ms per sample   -> 1000 samples on 2 cores: "
+                  f"{wall:6.1f} s (full solves only)")
+        print(f"  ratio ours/DDS (breaking off): {mean(ours_ms) / mean(dds_ms):.2f}; "
+              f"the 15 s bar allows {BAR_CPU_MS_PER_SAMPLE:.0f} ms per sample for everything, "
+              f"i.e. {mean(dds_ms) / BAR_CPU_MS_PER_SAMPLE:.1f}x faster than DDS on these solves alone")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
