@@ -144,21 +144,32 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
     * *low*: not spades, and the nil hand's highest card is below the other
       hands' lowest (or nobody else holds the suit), or
     * *covered*: the i-th highest of the nil hand's cards in the suit is
-      below the partner's i-th highest (spades must be covered),
+      below the partner's i-th highest (spades must be covered), or
+    * *matched*: not spades, every card the partner holds in it is above
+      the nil hand's, and the j-th lowest card of the other hands (the
+      partner's aside) is above the nil hand's j-th lowest, for every j both
+      have,
 
     and, when the nil hand is on lead, it can lead a covered suit or a low
     suit another hand holds.  The strategy (fixed in advance, whatever the
-    opponents play) keeps every suit low or covered:
+    opponents play) keeps every suit low, covered or matched:
 
     * the suit led is low for the nil hand: it follows below the card led
       (whoever led it); the partner follows or discards a *free* card (one
       no cover needs: of a suit not covered, or the lowest of a covered suit
       where it holds more cards than the nil hand) — it has one, since the
       nil hand's cards are not all in covered suits;
+    * the suit led is matched: led by the partner, any card of the nil hand
+      is below it (it plays its highest); led by another hand, the nil hand
+      plays its highest card below the card led — it has one (its lowest is
+      below their lowest), and removing the two keeps the j-th-lowest
+      condition (other hands' cards leaving only raise theirs, and a card
+      of the nil hand above the led one would be above their j-th lowest
+      for a j it fails); the partner as for a low suit;
     * the suit led is covered: both follow, the partner with its highest,
       the nil hand with its highest, below it;
     * the nil hand is void in the suit led: it discards a side-suit card (its
-      highest of a covered suit, or any low-suit card), never a spade (which
+      highest of a covered or matched suit, or any low-suit card), never a spade (which
       could ruff and win); the partner follows, or when void discards a free
       card, or, holding only covers (then so does the nil hand), its lowest
       card of the suit the nil hand discards from;
@@ -169,10 +180,11 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
     So the nil hand never plays the winning card and never gets the lead.
     With no covered suit needed this holds for any partner (see
     _nil_lowest).  ``rw`` gets the nil hand's lowest card of each covered
-    suit and the other hands' lowest card of each low suit (the pattern
-    down to those cards and the shape fix the test)."""
-    cdef uint64_t nh = hand[nil], ns, ps, m, out, low_rw = 0
-    cdef int q, s, i, c, ok, lead_ok, low = 0, low_lead = 0
+    or matched suit and the other hands' lowest card of each low suit (the
+    pattern down to those cards and the shape fix the test; in a matched
+    suit no card is below the nil hand's lowest)."""
+    cdef uint64_t nh = hand[nil], ns, ps, m, a, out, low_rw = 0
+    cdef int q, s, i, c, ok, cover, lead_ok, low = 0, low_lead = 0
     cdef uint64_t os[4]
     for s in range(1, 4):
         ns = _suit(nh, s)
@@ -201,16 +213,37 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
             ps = _suit(hand[q], s)
             m = ns
             i = 0
+            cover = 1
             while m:
                 c = ds_hib(m)
                 m &= ~(DS_ONE << c)
                 i += 1
                 if ds_pop(ps >> (c + 1)) < i:
+                    cover = 0
+                    break
+            if cover:
+                lead_ok = 1
+                out |= DS_ONE << (13 * s + ds_ctz(ns))
+                continue
+            # matched: a side suit whose every card of the partner is above
+            # the nil hand's, and whose j-th lowest card of the others is
+            # above the nil hand's j-th lowest
+            if s == 0 or (ps and ds_ctz(ps) < ds_hib(ns)):
+                ok = 0
+                break
+            m = 0
+            for c in range(4):
+                if c != nil and c != q:
+                    m |= _suit(hand[c], s)
+            a = ns
+            while a and m:
+                if ds_ctz(a) > ds_ctz(m):
                     ok = 0
                     break
+                a &= a - 1
+                m &= m - 1
             if not ok:
                 break
-            lead_ok = 1
             out |= DS_ONE << (13 * s + ds_ctz(ns))
         if ok and lead_ok:
             rw[0] = out

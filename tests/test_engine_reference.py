@@ -249,11 +249,13 @@ def low_nil_position(rng: random.Random, cards: int) -> Dict:
 
 
 def covered_nil_position(rng: random.Random, cards: int) -> Dict:
-    """A position whose nil hand is low in some suits and, in others
-    (spades among them half the time), held under by one partner's cards
-    just above its own: the engine's sure-keep rule with mixed suits.
-    Sometimes the nil hand holds the cover suit's top card, its low suit
-    is spades, or it is on lead."""
+    """A position whose nil hand is low or matched (each of its cards of the
+    suit under an opponent's) in one suit and, in another (spades half the
+    time), held under by one partner's cards just above its own: the
+    engine's sure-keep rule with mixed suits. Sometimes the nil hand holds
+    the cover suit's top card, its low suit is spades, a matched pair is
+    the wrong way round, the partner holds a low card of the matched suit,
+    or the nil hand is on lead."""
     while True:
         nil_seat = rng.randrange(4)
         side = rng.choice((5, 10, 7, 11, 13, 14))
@@ -278,19 +280,38 @@ def covered_nil_position(rng: random.Random, cards: int) -> Dict:
         nil_cards.append(top)
     if low_suit == 0 and rng.random() < 0.7:   # low spades need a cover: not the rule's
         low_suit = rng.choice([t for t in (1, 2, 3) if t != cover_suit])
-    nil_cards += [13 * low_suit + r for r in range(cards - n_cover)]   # its lowest cards
-    used = set(nil_cards) | set(partner_cards)
+    n_low = cards - n_cover
+    opp_cards = []
+    if rng.random() < 0.5:
+        # its lowest cards of the suit
+        nil_cards += [13 * low_suit + r for r in range(n_low)]
+    else:
+        # matched: the bottom of the suit dealt in pairs, the nil hand's card
+        # under an opponent's (its j-th lowest under theirs); sometimes not
+        pairs = [(13 * low_suit + 2 * j, 13 * low_suit + 2 * j + 1) for j in range(n_low)]
+        if rng.random() < 0.3:
+            pairs[-1] = pairs[-1][::-1]
+        nil_cards += [a for a, _ in pairs]
+        opp_cards = [b for _, b in pairs]
+        if n_low > 1 and rng.random() < 0.3:    # the partner holds one low card of it
+            partner_cards.append(opp_cards.pop(0))
+    used = set(nil_cards) | set(partner_cards) | set(opp_cards)
     rest = [c for c in range(52) if c not in used]
     rng.shuffle(rest)
+    rng.shuffle(opp_cards)
     hands = [0, 0, 0, 0]
     hands[nil_seat] = sum(1 << c for c in nil_cards)
+    others = [q for q in range(4) if q not in (nil_seat, partner)]
+    fill = {q: [] for q in others}
+    for i, c in enumerate(opp_cards):       # at most cards - 1 of them: they fit
+        fill[others[i % 2]].append(c)
     need = cards - len(partner_cards)
     hands[partner] = sum(1 << c for c in partner_cards + rest[:need])
     rest = rest[need:]
-    for q in range(4):
-        if q not in (nil_seat, partner):
-            hands[q] = sum(1 << c for c in rest[:cards])
-            rest = rest[cards:]
+    for q in others:
+        need = cards - len(fill[q])
+        hands[q] = sum(1 << c for c in fill[q] + rest[:need])
+        rest = rest[need:]
     return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(),
                 spades_broken=rng.random() < 0.5, breaking=rng.random() < 0.5,
                 count=side if rng.random() < 0.7 else rng.randrange(16), nil_seat=nil_seat)
@@ -312,7 +333,7 @@ def test_nil_hand_low_or_covered(seed):
         got = solver.at_least(pos["hands"], pos["leader"], pos["side"], 0, (), pos["spades_broken"],
                               pos["breaking"], pos["count"], pos["nil_seat"])
         assert got == (want >= 0), f"covered nil {seed}/{i}: {pos}"
-    assert 15 <= kept <= 36, f"{kept} of 40 nils kept: the positions do not exercise the rule"
+    assert 15 <= kept <= 38, f"{kept} of 40 nils kept: the positions do not exercise the rule"
 
 
 @pytest.mark.parametrize("seed", range(3))
