@@ -824,6 +824,14 @@ cdef class Solver:
                 if j >= target:
                     rw[0] = crw
                     return j
+            elif target > 0 and _nil_covered(self.hand, self.nil, self.side, leader, &a):
+                # the nil is surely kept by a strategy that fixes only some
+                # plays of its side; trump tricks won whatever anyone plays
+                # are won under it too (never by the nil hand)
+                j = self._team_sure(self.count, target, &crw)
+                if j >= target:
+                    rw[0] = crw | a
+                    return j
             j = self._team_sure((~self.count) & 15, rem - target + 1, &crw)
             if rem - j < target:
                 rw[0] = crw
