@@ -18,9 +18,10 @@ Method (docs/BID.md has the full statement):
 * **Seeded**: sample ``i`` draws from its own generator seeded from
   ``(seed, i)``, so the samples, and every number derived from them, are the
   same whatever the number of worker processes.
-* **Roles** (:func:`solve_layout`): for each of the three real players as
-  declarer (the player themself with the dummy, or either other player, the
-  player then defending beside the third), one full double-dummy solve of the
+* **Roles** (:func:`solve_layout`): for each real player who can still end
+  up declaring (:attr:`Knowledge.declarers`: the player themself with the
+  dummy, or another player, the player then defending beside the third),
+  one full double-dummy solve of the
   declarer side's tricks, seats as :func:`solver.seating.play_seating`, the
   first bidder on lead. Nil safety uses the engine's nil-aware query
   (``nil_seat``): the nil hand's side plays to keep it trickless, the other
@@ -181,6 +182,20 @@ class Knowledge:
         return left_of(self.players, self.player, 1), left_of(self.players, self.player, 2)
 
     @property
+    def declarers(self) -> Tuple[str, ...]:
+        """The real players who can still end up declaring (in seat order):
+        of the earlier bidders only the one holding the highest bid (the
+        earliest on a tie); the player and the later bidders unless that bid
+        is 13, which nobody can outbid. The roles of :func:`solve_layout`."""
+        if not self.bids:
+            return self.players
+        top = max(b.tricks for b in self.bids)
+        can = {next(b.player for b in self.bids if b.tricks == top)}
+        if top < TRICKS_PER_HAND:
+            can |= {self.player, *self.later_bidders}
+        return tuple(p for p in self.players if p in can)
+
+    @property
     def unknown(self) -> int:
         """The cards the player has not seen."""
         return FULL_DECK & ~self.hand & ~self.dummy_seen
@@ -268,7 +283,8 @@ class Plan:
 class SampleResult(NamedTuple):
     """The double-dummy answers for one layout.
 
-    ``declarer_tricks[i]``: declarer-side tricks when ``players[i]`` declares.
+    ``declarer_tricks[i]``: declarer-side tricks when ``players[i]`` declares
+    (``None`` when the auction already rules that out: not solved).
     ``nils[j]``: for ``plan.nils[j]``, the most tricks the nil hand's side
     takes while keeping it trickless, or ``-1`` when it cannot be kept.
     ``zeros[j]``: for ``plan.zeros[j]``, whether the player's side can take
@@ -279,7 +295,7 @@ class SampleResult(NamedTuple):
     """
 
     index: int
-    declarer_tricks: Tuple[int, int, int]
+    declarer_tricks: Tuple[Optional[int], Optional[int], Optional[int]]
     nils: Tuple[int, ...] = ()
     zeros: Tuple[bool, ...] = ()
     queries: int = 0
@@ -353,8 +369,11 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
     breaking = k.breaking
     bound = getattr(solver, "bound", None)
     queries = 0
-    declarer_tricks = []
+    declarer_tricks: List[Optional[int]] = []
     for declarer in k.players:
+        if declarer not in k.declarers:
+            declarer_tricks.append(None)
+            continue
         _, hands, leader = _position(k, layout, declarer)
         declarer_tricks.append(int(solver.max_tricks(hands, leader, DECLARER_SIDE,
                                                      breaking=breaking)))
@@ -512,12 +531,13 @@ class Candidate:
 def plan_for(knowledge: Knowledge, extra: Sequence[Candidate] = ()) -> Plan:
     """The nil questions needed for the default candidates and ``extra``.
 
-    Always: the player's own hand as declarer and as defender beside each
-    other player, and the dummy when the player declares. A nil on another
-    player ``R`` (counts when the third player declares) is asked for when
-    ``R`` already declared nil on their own hand (they play to keep it), or
-    when a candidate in ``extra`` names it. ``zeros`` for the roles in which
-    an ``extra`` candidate has two nils that count together."""
+    For each role the player can end up in (:attr:`Knowledge.declarers`):
+    the player's own hand as declarer and as defender beside each other
+    player, and the dummy when the player declares. A nil on another player
+    ``R`` (counts when the third player declares) is asked for when ``R``
+    already declared nil on their own hand (they play to keep it), or when
+    a candidate in ``extra`` names it. ``zeros`` for the roles in which an
+    ``extra`` candidate has two nils that count together."""
     k = knowledge
     p = k.player
     nils: List[Tuple[str, str]] = [(p, p)] + [(o, p) for o in k.others] + [(p, DUMMY)]
@@ -531,7 +551,8 @@ def plan_for(knowledge: Knowledge, extra: Sequence[Candidate] = ()) -> Plan:
         for declarer in k.players:
             if len([h for h in cand.nils if nil_counts(p, h, declarer)]) > 1:
                 zeros.append(declarer)
-    return Plan(tuple(dict.fromkeys(nils)), tuple(dict.fromkeys(zeros)))
+    return Plan(tuple(dict.fromkeys(q for q in nils if q[0] in k.declarers)),
+                tuple(dict.fromkeys(d for d in zeros if d in k.declarers)))
 
 
 def _piggyback(knowledge: Knowledge) -> List[str]:
@@ -561,6 +582,8 @@ def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str
             t = tricks
         else:
             t = sample.declarer_tricks[k.players.index(name)]
+            if t is None:   # cannot outbid the bids made (a 13): not solved
+                continue
         if t > best:
             best_player, best = name, t
     return best_player
@@ -770,11 +793,18 @@ class BidAnalysis:
         return self.queries
 
 
+def roles(knowledge: Knowledge) -> Tuple[str, ...]:
+    """The declarers of the player's possible roles: the player first, then
+    the others clockwise."""
+    k = knowledge
+    return tuple(d for d in (k.player,) + k.others if d in k.declarers)
+
+
 def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult]) -> List[RoleStats]:
     k = knowledge
     n = len(results)
     out = []
-    for declarer in (k.player,) + k.others:
+    for declarer in roles(k):
         tricks = [side_tricks(k, r, declarer) for r in results]
         hist = [0] * (TRICKS_PER_HAND + 1)
         for t in tricks:
@@ -809,7 +839,7 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
         nil_stats.append(NilResultStats(hand, Estimate.share(len(counted), n),
                                         Estimate.share(kept, len(counted))))
     by_role = []
-    for declarer in (k.player,) + k.others:
+    for declarer in roles(k):
         forced = [sample_outcome(k, plan, candidate, r, declarer).score for r in results]
         by_role.append((declarer, Estimate.of(forced)))
     scores = tuple(o.score for o in outcomes)
@@ -925,7 +955,7 @@ def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optio
     if declarer is not None and candidate is not None:
         outcome = sample_outcome(k, plan, candidate, result, declarer)
     return ActualResult(k.player, declarer, outcome,
-                        {d: side_tricks(k, result, d) for d in k.players})
+                        {d: side_tricks(k, result, d) for d in k.declarers})
 
 
 def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,

@@ -90,6 +90,32 @@ def test_knowledge_of_a_player_who_has_bid_keeps_only_earlier_bids():
     assert sim.file_bid(d, "Bob") == Candidate(6, ("Carol",))
 
 
+@pytest.mark.parametrize("calls,player,declarers", [
+    ([], "Alice", ("Alice", "Bob", "Carol")),                    # first to bid: any role
+    (["5"], "Bob", ("Alice", "Bob", "Carol")),                   # Carol may still outbid both
+    (["5", "6"], "Carol", ("Bob", "Carol")),                     # Alice is outbid for good
+    (["6", "6"], "Carol", ("Alice", "Carol")),                   # ties go to the earlier bidder
+    (["13"], "Bob", ("Alice",)),                                 # nobody outbids 13
+    (["4", "13"], "Carol", ("Bob",)),
+])
+def test_roles_the_auction_leaves_open(calls, player, declarers):
+    """Only the roles the player can still end up in are solved and reported."""
+    d = deal(auction=Auction.from_calls(PLAYERS, "Carol", calls + ["0"] * (3 - len(calls))))
+    k = Knowledge.from_deal(d, player)
+    assert k.declarers == declarers
+    plan = plan_for(k, [Candidate(2, ("Alice", "Bob", "Carol"))])
+    assert {d for d, _ in plan.nils} <= set(declarers) and set(plan.zeros) <= set(declarers)
+    solver = FakeSolver()
+    result = sim.solve_layout(solver, k, sample_layout(k, 1, 0), plan)
+    assert [t is not None for t in result.declarer_tricks] == [p in declarers for p in PLAYERS]
+    assert sum(1 for c in solver.calls if c[4] is None and c[3] is None) == len(declarers)
+    a = sim.analyse(k, 4, seed=1, jobs=1, solver=FakeSolver())
+    assert {r.declarer for r in a.roles} == set(declarers)
+    assert all({d for d, _ in c.by_role} == set(declarers) for c in a.candidates)
+    assert all(sample_outcome(k, plan, c.candidate, r).declarer in declarers
+               for c in a.candidates for r in a.results)
+
+
 def test_knowledge_errors():
     d = deal(auction=Auction(PLAYERS, "Carol", (Bid("Alice", 5),)))
     with pytest.raises(BidError, match="unknown player 'Zed'"):
