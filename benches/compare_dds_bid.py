@@ -36,7 +36,8 @@ from solver import bid as sim  # noqa: E402
 from solver.dealfile import load_deal  # noqa: E402
 from solver.seating import DECLARER_SIDE  # noqa: E402
 
-CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob")]
+CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob"),
+         ("hands/nil-candidate.yaml", "Bob")]
 BAR_CPU_MS_PER_SAMPLE = 15.0 * 2 * 1000 / 1000     # 15 s wall x 2 cores / 1000 samples
 
 

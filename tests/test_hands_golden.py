@@ -93,6 +93,16 @@ def check_no_spade_breaking(d):
     assert d.initial_state().legal_moves()[0] < 13  # a spade may be led at trick 1
 
 
+def check_nil_candidate(d):
+    from solver.bid import Knowledge, certain_trick
+
+    k = Knowledge.from_deal(d)
+    assert k.player == "Bob" and [b.tricks for b in k.bids] == [6]
+    assert k.declarers == ("Alice", "Bob", "Carol")
+    assert not certain_trick(k.hand)
+    assert max(c % 13 for c in range(52) if k.hand >> c & 1) == 9  # the jack is Bob's top card
+
+
 CHECKS = {
     "worked-example": check_worked_example,
     "duck-worked-example": check_worked_example,  # issue 4: a real deal for it (DD: tests/test_duck.py)
@@ -105,6 +115,7 @@ CHECKS = {
     "flip-2": check_flip_2,
     "bag-penalty": check_bag_penalty,
     "no-spade-breaking": check_no_spade_breaking,
+    "nil-candidate": check_nil_candidate,
 }
 
 
