@@ -392,16 +392,16 @@ def bid(
         "--no-spade-breaking", help="Switch the spade-breaking rule off (bridge play).")] = False,
     time_limit: Annotated[Optional[float], typer.Option(
         "--time-limit", "-t", metavar="SECONDS", show_default=False,
-        help="Stop after about this many seconds with the samples solved by then (--samples "
-             "is then a maximum; with --all the time is shared by the players). The numbers "
-             "are those of the first n samples of the seed; n is shown.")] = None,
+        help="Stop after about this many seconds with the samples solved by then, at least "
+             "one (--samples is then a maximum; with --all the time is shared by the players). "
+             "The numbers are those of the first n samples of the seed; n is shown.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the documented JSON fields "
                                                           "instead (docs/BID.md).")] = False,
 ) -> None:
     if samples < 1:
         fail(f"--samples {samples}: expected a number of samples, at least 1")
-    if time_limit is not None and not 0 < time_limit < float("inf"):
-        fail(f"--time-limit {time_limit:g}: expected a positive number of seconds")
+    if time_limit is not None and not 0 <= time_limit < float("inf"):
+        fail(f"--time-limit {time_limit:g}: expected a number of seconds, 0 or more")
     if jobs is not None and jobs < 1:
         fail(f"--jobs {jobs}: expected a number of processes, at least 1")
     if nil and bid_tricks is None:

@@ -457,10 +457,10 @@ def check_samples(samples: int) -> int:
 def check_time_limit(seconds: Optional[float]) -> Optional[float]:
     if seconds is None:
         return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0 \
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0 \
             or math.isinf(seconds):
         raise BidError(f"{seconds!r} seconds", field="time_limit",
-                       expected="a positive number of seconds")
+                       expected="a number of seconds, 0 or more (0: one sample)")
     return float(seconds)
 
 
@@ -474,8 +474,9 @@ def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFA
     solver reused for all its samples; ``1`` solves in this process (with
     ``solver`` if given). ``progress()`` is called after every sample.
     ``time_limit`` (seconds): stop once it has passed, with the samples
-    ``0..n-1`` solved by then (at least one): the same seed gives the same
-    numbers for the same ``n``, but ``n`` depends on the machine."""
+    ``0..n-1`` solved by then (at least one; ``0``: just the first), as
+    ``duck``'s time limit: the same seed gives the same numbers for the
+    same ``n``, but ``n`` depends on the machine."""
     check_samples(samples)
     time_limit = check_time_limit(time_limit)
     jobs = default_jobs() if jobs is None else jobs

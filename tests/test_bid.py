@@ -505,6 +505,7 @@ def test_time_limit_keeps_the_first_samples(monkeypatch):
     full = sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver())
     assert len(full) == 6
     assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=1e-9) == full[:1]
+    assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=0) == full[:1]
     assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=600) == full
     monkeypatch.setattr(sim, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
     assert sim.run_samples(k, plan, 6, seed=3, jobs=2, time_limit=1e-9) == full[:1]
@@ -514,8 +515,8 @@ def test_time_limit_keeps_the_first_samples(monkeypatch):
     assert b.samples == b.requested == 6 and not b.stopped_early
 
 
-@pytest.mark.parametrize("bad", [0, -1.5, float("inf"), float("nan"), True, "3"])
-def test_time_limit_must_be_a_positive_number_of_seconds(bad):
+@pytest.mark.parametrize("bad", [-1.5, float("inf"), float("nan"), True, "3"])
+def test_time_limit_must_be_a_number_of_seconds(bad):
     k = Knowledge.from_deal(deal(), "Alice")
-    with pytest.raises(sim.BidError, match="positive number of seconds"):
+    with pytest.raises(sim.BidError, match="seconds, 0 or more"):
         sim.run_samples(k, plan_for(k), 2, jobs=1, solver=FakeSolver(), time_limit=bad)
