@@ -120,9 +120,10 @@ def main(argv=None) -> int:
             wall = mean(ms) * 1000 / 2 / 1000
             print(f"  {name:<20} {mean(ms):8.1f} ms per sample   -> 1000 samples on 2 cores: "
                   f"{wall:6.1f} s (full solves only)")
-        print(f"  ratio ours/DDS (breaking off): {mean(ours_ms) / mean(dds_ms):.2f}; "
-              f"the 15 s bar allows {BAR_CPU_MS_PER_SAMPLE:.0f} ms per sample for everything, "
-              f"i.e. {mean(dds_ms) / BAR_CPU_MS_PER_SAMPLE:.1f}x faster than DDS on these solves alone")
+        print(f"  ratio ours/DDS (breaking off): {mean(ours_ms) / mean(dds_ms):.2f}; the 15 s bar "
+              f"allows {BAR_CPU_MS_PER_SAMPLE:.0f} ms of CPU per sample for everything: DDS's "
+              f"full solves alone take {mean(dds_ms) / BAR_CPU_MS_PER_SAMPLE:.1f}x that, "
+              f"ours (breaking on) {mean(on_ms) / BAR_CPU_MS_PER_SAMPLE:.1f}x")
     return 0 if ok else 1
 
 
