@@ -74,7 +74,7 @@ def main(argv=None) -> int:
         passed = seconds <= limit
         ok &= passed
         print(f"{path} --player {k.player}: {args.samples} samples, {jobs} jobs, "
-              f"{analysis.queries} engine queries: {seconds:.1f} s wall "
+              f"{analysis.queries} DD questions: {seconds:.1f} s wall "
               f"({per:.1f} ms/sample, {args.samples / seconds:.1f} samples/s); "
               f"recommended {analysis.recommended.call}")
         print(f"  {'PASS' if passed else 'FAIL'}  at most {limit:.1f} s "
