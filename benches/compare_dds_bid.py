@@ -15,7 +15,9 @@ as declarer, the first bidder on lead):
 3. our engine with the rule on (what ``bid`` runs for a default deal).
 
 It checks that ours and DDS agree on every solve (exit code 1 if not) and
-prints the mean full-solve CPU per sample for each, their ratio, and what
+prints the mean full-solve CPU per sample for each, their ratio, the trick
+starts each engine visited (DDS reports those as its nodes) and the CPU per
+trick start, and what
 the issue-5 bar (1000 samples in 15 s wall on 2 cores, i.e. 30 ms of CPU
 per sample) would need: how long 1000 samples of the three full solves
 alone would take on 2 cores at each engine's speed, before any nil question.
@@ -51,10 +53,12 @@ def layouts(path: str, player: str, samples: int, seed: int):
     return out, k
 
 
-def time_ours(samples, breaking: bool) -> (List[int], List[float]):
+def time_ours(samples, breaking: bool) -> (List[int], List[float], int):
+    """Tricks, CPU ms per sample, and trick starts visited (what DDS counts as nodes)."""
     from solver.engine import Solver
 
     solver = Solver(sim.DEFAULT_TT_MB)
+    solver._core.trick_nodes = 0
     tricks: List[int] = []
     ms: List[float] = []
     for positions in samples:
@@ -62,7 +66,25 @@ def time_ours(samples, breaking: bool) -> (List[int], List[float]):
         for hands, leader in positions:
             tricks.append(solver.max_tricks(hands, leader, DECLARER_SIDE, breaking=breaking))
         ms.append((time.process_time() - t0) * 1000.0)
-    return tricks, ms
+    return tricks, ms, solver._core.trick_nodes
+
+
+def dds_trick_starts(samples) -> int:
+    """DDS's node count over the same solves (untimed): its ``futureTricks.nodes``
+    counts trick starts."""
+    from endplay import _dds
+    from endplay.types import Deal, Denom, Player
+
+    total = 0
+    for positions in samples:
+        for hands, leader in positions:
+            d = Deal(pbn(hands))
+            d.trump = Denom.spades
+            d.first = Player(leader)
+            fut = _dds.futureTricks()
+            _dds.SolveBoard(d._data, -1, 1, 1, fut, 0)
+            total += fut.nodes
+    return total
 
 
 def time_dds(samples) -> (List[int], List[float]):
@@ -110,9 +132,10 @@ def main(argv=None) -> int:
           f"{args.samples} samples per case, seed {args.seed}")
     for path, player in cases:
         samples, k = layouts(path, player, args.samples, args.seed)
-        ours, ours_ms = time_ours(samples, breaking=False)
-        _, on_ms = time_ours(samples, breaking=True)
+        ours, ours_ms, ours_starts = time_ours(samples, breaking=False)
+        _, on_ms, _ = time_ours(samples, breaking=True)
         dds, dds_ms = time_dds(samples)
+        dds_starts = dds_trick_starts(samples)
         bad = sum(1 for a, b in zip(ours, dds) if a != b)
         ok &= bad == 0
         print(f"\n{path} --player {k.player}: {len(ours)} solves, {len(ours) - bad} agree with DDS")
@@ -120,6 +143,10 @@ def main(argv=None) -> int:
             wall = mean(ms) * 1000 / 2 / 1000
             print(f"  {name:<20} {mean(ms):8.1f} ms per sample   -> 1000 samples on 2 cores: "
                   f"{wall:6.1f} s (full solves only)")
+        print(f"  trick starts visited (breaking off): ours {ours_starts}, DDS {dds_starts} "
+              f"({ours_starts / max(1, dds_starts):.2f}x); CPU per trick start: ours "
+              f"{1e6 * sum(ours_ms) / max(1, ours_starts):.0f} ns, DDS "
+              f"{1e6 * sum(dds_ms) / max(1, dds_starts):.0f} ns")
         print(f"  ratio ours/DDS (breaking off): {mean(ours_ms) / mean(dds_ms):.2f}; the 15 s bar "
               f"allows {BAR_CPU_MS_PER_SAMPLE:.0f} ms of CPU per sample for everything: DDS's "
               f"full solves alone take {mean(dds_ms) / BAR_CPU_MS_PER_SAMPLE:.1f}x that, "
