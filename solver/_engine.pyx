@@ -793,9 +793,11 @@ cdef class Solver:
                 return 0
             if self.count == 15:
                 return rem
-        if self.nil >= 0 and USE_SURE and _nil_lowest(self.hand, self.nil, leader, &crw):
+        if self.nil >= 0 and USE_SURE and (target <= 0 or self.ply == 0) \
+                and _nil_lowest(self.hand, self.nil, leader, &crw):
             # the nil hand can no longer win a trick, whatever anyone plays:
-            # the rest is the plain game (its own table entries)
+            # kept; and at the root of a query for tricks the rest is the
+            # plain game (deeper, switching games costs more than it saves)
             if target <= 0:
                 rw[0] = crw
                 return 0
@@ -823,14 +825,6 @@ cdef class Solver:
                 j = self._team_sure(self.count, target, &crw)
                 if j >= target:
                     rw[0] = crw
-                    return j
-            elif target > 0 and _nil_covered(self.hand, self.nil, self.side, leader, &a):
-                # the nil is surely kept by a strategy that fixes only some
-                # plays of its side; trump tricks won whatever anyone plays
-                # are won under it too (never by the nil hand)
-                j = self._team_sure(self.count, target, &crw)
-                if j >= target:
-                    rw[0] = crw | a
                     return j
             j = self._team_sure((~self.count) & 15, rem - target + 1, &crw)
             if rem - j < target:
