@@ -136,8 +136,37 @@ cdef inline uint64_t _suit(uint64_t h, int s) noexcept nogil:
     return (h >> (13 * s)) & DS_SUIT
 
 
-cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader,
-                             uint64_t* rw) noexcept nogil:
+cdef inline int _nil_low_suits(const uint64_t* hand, int nil, int* lead,
+                               uint64_t* rw) noexcept nogil:
+    """The nil hand's *low* suits (bit s): side suits it holds in which its
+    highest card is under the other hands' lowest, or nobody else holds
+    any.  ``lead``: 1 when another hand holds one of them too (the nil
+    hand, on lead, can lead it and be beaten); ``rw``: the other hands'
+    lowest card in each low suit they hold (every card below it is the nil
+    hand's: the pattern down to it and the shape fix the test)."""
+    cdef uint64_t nh = hand[nil], ns, os
+    cdef int q, s, low = 0
+    lead[0] = 0
+    rw[0] = 0
+    for s in range(1, 4):
+        ns = _suit(nh, s)
+        if ns == 0:
+            continue
+        os = 0
+        for q in range(4):
+            if q != nil:
+                os |= _suit(hand[q], s)
+        if os == 0:
+            low |= 1 << s
+        elif ds_hib(ns) < ds_ctz(os):
+            low |= 1 << s
+            lead[0] = 1
+            rw[0] |= DS_ONE << (13 * s + ds_ctz(os))
+    return low
+
+
+cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader, int low,
+                             int low_lead, uint64_t low_rw, uint64_t* rw) noexcept nogil:
     """Can the nil hand surely lose every trick from this trick start on?
     Sufficient: with one partner, every suit the nil hand holds is
 
@@ -179,27 +208,13 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
 
     So the nil hand never plays the winning card and never gets the lead.
     With no covered suit needed this holds for any partner (see
-    _nil_lowest).  ``rw`` gets the nil hand's lowest card of each covered
-    or matched suit and the other hands' lowest card of each low suit (the
-    pattern down to those cards and the shape fix the test; in a matched
-    suit no card is below the nil hand's lowest)."""
-    cdef uint64_t nh = hand[nil], ns, ps, m, a, out, low_rw = 0
-    cdef int q, s, i, c, ok, cover, lead_ok, low = 0, low_lead = 0
-    cdef uint64_t os[4]
-    for s in range(1, 4):
-        ns = _suit(nh, s)
-        if ns == 0:
-            continue
-        os[s] = 0
-        for q in range(4):
-            if q != nil:
-                os[s] |= _suit(hand[q], s)
-        if os[s] == 0:
-            low |= 1 << s
-        elif ds_hib(ns) < ds_ctz(os[s]):
-            low |= 1 << s
-            low_lead = 1
-            low_rw |= DS_ONE << (13 * s + ds_ctz(os[s]))
+    _nil_lowest).  ``low``, ``low_lead``, ``low_rw``: from _nil_low_suits.
+    ``rw`` gets the nil hand's lowest card of each covered or matched suit
+    and the other hands' lowest card of each low suit (the pattern down to
+    those cards and the shape fix the test; in a matched suit no card is
+    below the nil hand's lowest)."""
+    cdef uint64_t nh = hand[nil], ns, ps, m, a, out
+    cdef int q, s, i, c, ok, cover, lead_ok
     for q in range(4):
         if q == nil or not (side >> q) & 1:
             continue
@@ -251,40 +266,23 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
     return 0
 
 
-cdef inline int _nil_lowest(const uint64_t* hand, int nil, int leader, uint64_t* rw) noexcept nogil:
-    """Is the nil hand, holding no spade, below every other hand in every
-    suit it holds (its highest card under their lowest)?  Then, unless it
+cdef inline int _nil_lowest(uint64_t nh, int low, int on_lead, int low_lead) noexcept nogil:
+    """Is the nil hand (cards ``nh``), holding no spade, low in every suit
+    it holds (``low``, ``low_lead``: from _nil_low_suits)?  Then, unless it
     is on lead holding only suits nobody else has, it never wins a trick:
     a trick led by another hand is led in a suit the nil hand follows below
     the card led or discards on (it cannot ruff), so it never gets the lead
     back; on lead it leads a suit some other hand holds and must follow
     with a higher card.  Removing cards keeps the condition, and the
-    opponents' play cannot change it, so no partner is needed.  ``rw`` gets
-    the lowest card of the other hands in each such suit (every card below
-    it is the nil hand's: the pattern down to it and the shape fix the
-    test)."""
-    cdef uint64_t nh = hand[nil], ns, os, out = 0
-    cdef int q, s, lead_ok = 0
+    opponents' play cannot change it, so no partner is needed (the low
+    suits' ``rw`` backs it)."""
+    cdef int s
     if nh & DS_SPADES:
         return 0
     for s in range(1, 4):
-        ns = _suit(nh, s)
-        if ns == 0:
-            continue
-        os = 0
-        for q in range(4):
-            if q != nil:
-                os |= _suit(hand[q], s)
-        if os == 0:
-            continue
-        if ds_hib(ns) > ds_ctz(os):
+        if _suit(nh, s) and not (low >> s) & 1:
             return 0
-        lead_ok = 1
-        out |= DS_ONE << (13 * s + ds_ctz(os))
-    if nil == leader and not lead_ok:
-        return 0
-    rw[0] = out
-    return 1
+    return low_lead or not on_lead
 
 
 cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
@@ -774,7 +772,7 @@ cdef class Solver:
         cdef uint64_t h0 = self.hand[0], h1 = self.hand[1], h2 = self.hand[2], h3 = self.hand[3]
         cdef uint64_t alive = h0 | h1 | h2 | h3
         cdef int rem = ds_pop(self.hand[leader])
-        cdef int s, p, j, res, qt, team, tm, use_tt
+        cdef int s, p, j, res, qt, team, tm, use_tt, low, low_lead
         cdef uint64_t sp, shape, crw, a
         cdef uint64_t rel[4]
         cdef uint16_t meta
@@ -793,25 +791,28 @@ cdef class Solver:
                 return 0
             if self.count == 15:
                 return rem
-        if self.nil >= 0 and USE_SURE and (target <= 0 or self.ply == 0) \
-                and _nil_lowest(self.hand, self.nil, leader, &crw):
-            # the nil hand can no longer win a trick, whatever anyone plays:
-            # kept; and at the root of a query for tricks the rest is the
-            # plain game (deeper, switching games costs more than it saves)
-            if target <= 0:
-                rw[0] = crw
+        if self.nil >= 0 and USE_SURE and (target <= 0 or self.ply == 0):
+            low = _nil_low_suits(self.hand, self.nil, &low_lead, &crw)
+            if _nil_lowest(self.hand[self.nil], low, self.nil == leader, low_lead):
+                # the nil hand can no longer win a trick, whatever anyone
+                # plays: kept; and at the root of a query for tricks the
+                # rest is the plain game (deeper, switching games costs more
+                # than it saves)
+                if target <= 0:
+                    rw[0] = crw
+                    return 0
+                j = self.nil
+                meta = self.cfg_meta
+                self.nil = -1
+                self.cfg_meta = meta & ~NIL_META
+                res = self._trick_start(target, rw)
+                self.nil = j
+                self.cfg_meta = meta
+                rw[0] |= crw
+                return res
+            if target <= 0 and _nil_covered(self.hand, self.nil, self.side, leader, low,
+                                            low_lead, crw, rw):
                 return 0
-            j = self.nil
-            meta = self.cfg_meta
-            self.nil = -1
-            self.cfg_meta = meta & ~NIL_META
-            res = self._trick_start(target, rw)
-            self.nil = j
-            self.cfg_meta = meta
-            rw[0] |= crw
-            return res
-        if self.nil >= 0 and target <= 0 and USE_SURE and _nil_covered(self.hand, self.nil, self.side, leader, rw):
-            return 0
         sp = alive & DS_SPADES
         if sp and USE_SURE:
             if self.nil >= 0:
