@@ -194,24 +194,30 @@ def test_same_position_all_configurations_share_one_table():
                 check(pos, solver, f"config position {i}")
 
 
+def check_null_window(pos: Dict, solver, label: str, want: int) -> None:
+    """Solver.at_least and Solver.bound at every target around ``want`` (the
+    reference value): ``at_least`` is ``want >= target``; a fail-soft bound
+    ``v >= target`` proves the value is at least ``v``, ``v < target`` that
+    it is at most ``v``."""
+    args = (pos["hands"], pos["leader"], pos["side"])
+    rest = (pos["trick"], pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
+    n = bin(pos["hands"][pos["leader"]]).count("1") + (1 if pos["trick"] else 0)
+    for target in range(-1, n + 2):
+        got = solver.at_least(*args, target, *rest)
+        assert got == (want >= target), f"{label} target {target}: {pos}"
+        v = solver.bound(*args, target, *rest)
+        assert (v >= target and want >= v) or (v < target and want <= v), \
+            f"{label} target {target}: bound {v}, value {want}: {pos}"
+
+
 def test_at_least_null_window():
-    """Solver.at_least (one null-window search) against the reference value,
-    and Solver.bound (its fail-soft result): ``v >= target`` proves the value
-    is at least ``v``, ``v < target`` that it is at most ``v``."""
+    """Solver.at_least (one null-window search) and Solver.bound (its
+    fail-soft result) against the reference value."""
     rng = random.Random(7000)
     solver = engine.Solver(tt_mb=1)
     for i in range(250):
         pos = random_position(rng, rng.choice((1, 2, 3, 3, 4)))
-        want = REF.max_tricks(**pos)
-        n = bin(pos["hands"][pos["leader"]]).count("1") + (1 if pos["trick"] else 0)
-        for target in range(-1, n + 2):
-            got = solver.at_least(pos["hands"], pos["leader"], pos["side"], target, pos["trick"],
-                                  pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
-            assert got == (want >= target), f"position {i} target {target}: {pos}"
-            v = solver.bound(pos["hands"], pos["leader"], pos["side"], target, pos["trick"],
-                             pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
-            assert (v >= target and want >= v) or (v < target and want <= v), \
-                f"position {i} target {target}: bound {v}, value {want}: {pos}"
+        check_null_window(pos, solver, f"position {i}", REF.max_tricks(**pos))
 
 
 def low_nil_position(rng: random.Random, cards: int) -> Dict:
@@ -320,8 +326,8 @@ def covered_nil_position(rng: random.Random, cards: int) -> Dict:
 @pytest.mark.parametrize("seed", range(3))
 def test_nil_hand_low_or_covered(seed):
     """Nil hands low in some suits and covered by a partner in others (the
-    sure-keep rule with mixed suits): values, card values, lines and the
-    keep test against the reference."""
+    sure-keep rule with mixed suits): values, card values, lines and every
+    null-window test (the keep test among them) against the reference."""
     rng = random.Random(7300 + seed)
     solver = engine.Solver(tt_mb=1)
     kept = 0
@@ -330,9 +336,7 @@ def test_nil_hand_low_or_covered(seed):
         check(pos, solver, f"covered nil {seed}/{i}")
         want = REF.max_tricks(**pos)
         kept += want >= 0
-        got = solver.at_least(pos["hands"], pos["leader"], pos["side"], 0, (), pos["spades_broken"],
-                              pos["breaking"], pos["count"], pos["nil_seat"])
-        assert got == (want >= 0), f"covered nil {seed}/{i}: {pos}"
+        check_null_window(pos, solver, f"covered nil {seed}/{i}", want)
     assert 15 <= kept <= 38, f"{kept} of 40 nils kept: the positions do not exercise the rule"
 
 
@@ -348,13 +352,7 @@ def test_nil_hand_below_everyone(seed):
         pos = low_nil_position(rng, rng.choice((2, 3, 3, 4)))
         fired += below_everyone(pos)
         check(pos, solver, f"low nil {seed}/{i}")
-        want = REF.max_tricks(**pos)
-        n = bin(pos["hands"][pos["leader"]]).count("1")
-        for target in range(-1, n + 2):
-            v = solver.bound(pos["hands"], pos["leader"], pos["side"], target, (),
-                             pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
-            assert (v >= target and want >= v) or (v < target and want <= v), \
-                f"low nil {seed}/{i} target {target}: bound {v}, value {want}: {pos}"
+        check_null_window(pos, solver, f"low nil {seed}/{i}", REF.max_tricks(**pos))
     assert 10 <= fired <= 35, f"the rule's condition held at {fired} of 40 roots"
 
 
