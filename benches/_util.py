@@ -37,6 +37,29 @@ def pbn(hands: Hands) -> str:
     return "N:" + " ".join(format_hand(h) for h in hands)
 
 
+def dds_board(hands: Hands, leader: int):
+    """An endplay ``Deal`` of ``hands`` (seats N E S W), spades trump, ``leader`` on lead."""
+    from endplay.types import Deal, Denom, Player
+
+    board = Deal(pbn(hands))
+    board.trump = Denom.spades
+    board.first = Player(leader)
+    return board
+
+
+def dds_solve(board) -> Tuple[int, int]:
+    """DDS's ``SolveBoard`` with target -1, solutions 1 (the call behind
+    endplay's ``solve_board(deal, SolveMode.OptimalOne)``: one optimal card
+    and its trick count, the question of one ``max_tricks``): the tricks of
+    the side on lead, and DDS's node count (``futureTricks.nodes``: the
+    trick starts it visited)."""
+    from endplay import _dds
+
+    fut = _dds.futureTricks()
+    _dds.SolveBoard(board._data, -1, 1, 1, fut, 0)
+    return fut.score[0], fut.nodes
+
+
 def side_of(seat: int) -> int:
     return NS if seat % 2 == 0 else EW
 

@@ -31,7 +31,7 @@ import sys
 import time
 from typing import List, Sequence
 
-from _util import SEATS, load_engine, pbn, random_deals, side_of
+from _util import SEATS, dds_board, dds_solve, load_engine, pbn, random_deals, side_of
 
 BAR_MEDIAN_RATIO = 2.0      # ours / DDS, breaking off
 BAR_MAX_SECONDS = 5.0       # any single deal
@@ -96,25 +96,15 @@ def time_ours(ours: Ours, deals, leader: int, breaking: bool):
 
 
 def time_dds(deals, leader: int):
-    from endplay.dds import solve_board
-    from endplay.dds.solve import SolveMode
-    from endplay.types import Deal, Denom, Player
-
-    boards = []
-    for hands in deals:
-        d = Deal(pbn(hands))
-        d.trump = Denom.spades
-        d.first = Player(leader)
-        boards.append(d)
-    solve_board(boards[0], SolveMode.OptimalOne)  # load and warm DDS, untimed
+    boards = [dds_board(hands, leader) for hands in deals]
+    dds_solve(boards[0])  # load and warm DDS, untimed
     tricks: List[int] = []
     ms: List[float] = []
-    for d in boards:
+    for board in boards:
         t0 = time.perf_counter()
-        solved = solve_board(d, SolveMode.OptimalOne)  # target -1, solutions 1
+        got, _ = dds_solve(board)  # target -1, solutions 1
         ms.append((time.perf_counter() - t0) * 1000.0)
-        # one optimal card (its equivalent cards are listed with the same score)
-        tricks.append(next(iter(solved))[1])
+        tricks.append(got)
     return tricks, ms
 
 

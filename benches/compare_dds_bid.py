@@ -32,7 +32,7 @@ import sys
 import time
 from typing import List
 
-from _util import ROOT, pbn
+from _util import ROOT, dds_board, dds_solve
 
 from solver import bid as sim  # noqa: E402
 from solver.dealfile import load_deal  # noqa: E402
@@ -69,48 +69,23 @@ def time_ours(samples, breaking: bool) -> (List[int], List[float], int):
     return tricks, ms, solver._core.trick_nodes
 
 
-def dds_trick_starts(samples) -> int:
-    """DDS's node count over the same solves (untimed): its ``futureTricks.nodes``
-    counts trick starts."""
-    from endplay import _dds
-    from endplay.types import Deal, Denom, Player
-
-    total = 0
-    for positions in samples:
-        for hands, leader in positions:
-            d = Deal(pbn(hands))
-            d.trump = Denom.spades
-            d.first = Player(leader)
-            fut = _dds.futureTricks()
-            _dds.SolveBoard(d._data, -1, 1, 1, fut, 0)
-            total += fut.nodes
-    return total
-
-
-def time_dds(samples) -> (List[int], List[float]):
-    from endplay.dds import solve_board
-    from endplay.dds.solve import SolveMode
-    from endplay.types import Deal, Denom, Player
-
-    boards = []
-    for positions in samples:
-        row = []
-        for hands, leader in positions:
-            d = Deal(pbn(hands))
-            d.trump = Denom.spades
-            d.first = Player(leader)
-            row.append((d, DECLARER_SIDE >> leader & 1))
-        boards.append(row)
-    solve_board(boards[0][0][0], SolveMode.OptimalOne)  # load and warm DDS, untimed
+def time_dds(samples) -> (List[int], List[float], int):
+    """Declarer-side tricks, CPU ms per sample, and DDS's node count (trick starts)."""
+    boards = [[(dds_board(hands, leader), DECLARER_SIDE >> leader & 1) for hands, leader in positions]
+              for positions in samples]
+    dds_solve(boards[0][0][0])  # load and warm DDS, untimed
     tricks: List[int] = []
     ms: List[float] = []
+    nodes = 0
     for row in boards:
         t0 = time.process_time()
-        got = [(next(iter(solve_board(d, SolveMode.OptimalOne)))[1], on_lead) for d, on_lead in row]
+        got = [(dds_solve(board), on_lead) for board, on_lead in row]
         ms.append((time.process_time() - t0) * 1000.0)
-        # DDS counts the tricks of the side on lead
-        tricks.extend(t if on_lead else 13 - t for t, on_lead in got)
-    return tricks, ms
+        for (t, n), on_lead in got:
+            # DDS counts the tricks of the side on lead
+            tricks.append(t if on_lead else 13 - t)
+            nodes += n
+    return tricks, ms, nodes
 
 
 def mean(xs) -> float:
@@ -134,8 +109,7 @@ def main(argv=None) -> int:
         samples, k = layouts(path, player, args.samples, args.seed)
         ours, ours_ms, ours_starts = time_ours(samples, breaking=False)
         _, on_ms, _ = time_ours(samples, breaking=True)
-        dds, dds_ms = time_dds(samples)
-        dds_starts = dds_trick_starts(samples)
+        dds, dds_ms, dds_starts = time_dds(samples)
         bad = sum(1 for a, b in zip(ours, dds) if a != b)
         ok &= bad == 0
         print(f"\n{path} --player {k.player}: {len(ours)} solves, {len(ours) - bad} agree with DDS")
