@@ -2,7 +2,8 @@
 
 * One round: the first real player left of the dealer bids first, the dealer
   last; the dummy never bids. A bid is 0-13 tricks for the bidder's side.
-* Declarer = the highest bid; a tie goes to the earliest bidder.
+* Declarer = the highest bid; a tie goes to the earliest bidder
+  (:func:`auction_winner` is the one place for that rule).
 * Nil designations: on one's own hand (always counts), on the dummy (counts
   only if the bidder becomes declarer), on another real player's hand (counts
   only if both end up defenders). :func:`nil_counts` is the one place for that rule.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .errors import AuctionError
 from .scoring import DUMMY, TRICKS_PER_HAND, NilBet
@@ -68,6 +69,17 @@ class Bid:
 
     def __str__(self) -> str:
         return f"{self.player} {self.call()}"
+
+
+def auction_winner(calls: Iterable[Tuple[str, int]]) -> Optional[str]:
+    """Who holds the auction after these ``(player, tricks)`` bids, given
+    in bidding order: the highest bid; a tie goes to the earliest bidder.
+    ``None`` when there is no bid."""
+    best_player, best = None, -1
+    for player, tricks in calls:
+        if tricks > best:
+            best_player, best = player, tricks
+    return best_player
 
 
 def own_nil_name(bidder: str, hand: str) -> str:
@@ -137,11 +149,7 @@ class Auction:
         """Highest bid, ties to the earliest bidder; ``None`` until all three have bid."""
         if not self.is_complete:
             return None
-        best = self.bids[0]
-        for bid in self.bids[1:]:
-            if bid.tricks > best.tricks:
-                best = bid
-        return best.player
+        return auction_winner((b.player, b.tricks) for b in self.bids)
 
     @property
     def defenders(self) -> Tuple[str, ...]:

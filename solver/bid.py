@@ -56,7 +56,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from .auction import Auction, Bid, nil_counts, own_nil_name
+from .auction import Auction, Bid, auction_winner, nil_counts, own_nil_name
 from .cards import FULL_DECK, SPADES, card_index, format_card, iter_cards
 from .cards import count as popcount
 from .deal import Deal
@@ -188,11 +188,11 @@ class Knowledge:
         of the earlier bidders only the one holding the highest bid (the
         earliest on a tie); the player and the later bidders unless that bid
         is 13, which nobody can outbid. The roles of :func:`solve_layout`."""
-        if not self.bids:
+        holder = auction_winner((b.player, b.tricks) for b in self.bids)
+        if holder is None:
             return self.players
-        top = max(b.tricks for b in self.bids)
-        can = {next(b.player for b in self.bids if b.tricks == top)}
-        if top < TRICKS_PER_HAND:
+        can = {holder}
+        if max(b.tricks for b in self.bids) < TRICKS_PER_HAND:
             can |= {self.player, *self.later_bidders}
         return tuple(p for p in self.players if p in can)
 
@@ -576,19 +576,19 @@ def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str
     bids as made, each later bidder bidding their own side's double-dummy
     tricks as declarer; highest bid wins, ties to the earlier bidder."""
     k = knowledge
-    best_player, best = k.order[0], -1
-    for i, name in enumerate(k.order):
-        if i < k.position:
-            t = k.bids[i].tricks
-        elif i == k.position:
-            t = tricks
-        else:
-            t = sample.declarer_tricks[k.players.index(name)]
-            if t is None:   # cannot outbid the bids made (a 13): not solved
-                continue
-        if t > best:
-            best_player, best = name, t
-    return best_player
+
+    def calls():
+        for i, name in enumerate(k.order):
+            if i < k.position:
+                yield name, k.bids[i].tricks
+            elif i == k.position:
+                yield name, tricks
+            else:
+                t = sample.declarer_tricks[k.players.index(name)]
+                if t is not None:   # None: cannot outbid the bids made (a 13), not solved
+                    yield name, t
+
+    return auction_winner(calls())
 
 
 def side_tricks(knowledge: Knowledge, sample: SampleResult, declarer: str) -> int:

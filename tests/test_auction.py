@@ -82,6 +82,15 @@ class TestDeclarer:
         assert auction("3", "3", "3").declarer == "Alice"
         assert auction("6", "6", "6", dealer="Alice").declarer == "Bob"
 
+    def test_auction_winner_of_the_bids_so_far(self):
+        from solver.auction import auction_winner
+
+        assert auction_winner([]) is None
+        assert auction_winner([("Alice", 0)]) == "Alice"
+        assert auction_winner([("Alice", 5), ("Bob", 6)]) == "Bob"
+        assert auction_winner([("Alice", 6), ("Bob", 6)]) == "Alice"
+        assert auction_winner([("Alice", 4), ("Bob", 7), ("Carol", 7)]) == "Bob"
+
     def test_defenders_clockwise_from_declarer(self):
         assert auction("7", "5", "6").defenders == ("Bob", "Carol")
         assert auction("5", "7", "6").defenders == ("Carol", "Alice")
