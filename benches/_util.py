@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from solver.cards import format_hand  # noqa: E402
+from dummy_spades.solver.cards import format_hand  # noqa: E402
 
 Hands = Tuple[int, int, int, int]
 NS, EW = 0b0101, 0b1010
@@ -67,11 +67,11 @@ def side_of(seat: int) -> int:
 def load_engine(reference: bool = False):
     """The compiled engine module (or the reference twin, for tiny deals)."""
     if reference:
-        from solver import reference
+        from dummy_spades.solver import reference
 
         return reference
     try:
-        from solver import engine
+        from dummy_spades.solver import engine
     except ImportError as exc:
         raise SystemExit(
             f"the compiled engine is not available ({exc}); build it with "

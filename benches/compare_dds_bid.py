@@ -34,9 +34,9 @@ from typing import List
 
 from _util import ROOT, dds_board, dds_solve
 
-from solver import bid as sim  # noqa: E402
-from solver.dealfile import load_deal  # noqa: E402
-from solver.seating import DECLARER_SIDE  # noqa: E402
+from dummy_spades.solver import bid as sim  # noqa: E402
+from dummy_spades.solver.dealfile import load_deal  # noqa: E402
+from dummy_spades.solver.seating import DECLARER_SIDE  # noqa: E402
 
 CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob"),
          ("hands/nil-candidate.yaml", "Bob")]
@@ -55,7 +55,7 @@ def layouts(path: str, player: str, samples: int, seed: int):
 
 def time_ours(samples, breaking: bool) -> (List[int], List[float], int):
     """Tricks, CPU ms per sample, and trick starts visited (what DDS counts as nodes)."""
-    from solver.engine import Solver
+    from dummy_spades.solver.engine import Solver
 
     solver = Solver(sim.DEFAULT_TT_MB)
     solver._core.trick_nodes = 0

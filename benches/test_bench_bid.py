@@ -24,8 +24,8 @@ import pytest
 
 from _util import ROOT  # noqa: F401  (puts the repository on sys.path)
 
-from solver import bid as sim  # noqa: E402
-from solver.dealfile import load_deal  # noqa: E402
+from dummy_spades.solver import bid as sim  # noqa: E402
+from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 
 #: (deal file, player): a first bidder with three private peeks and no sure
 #: spade trick (so every nil question is searched), a first bidder with a

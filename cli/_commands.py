@@ -16,4 +16,4 @@ MODULES = [
 
 def register_all(app) -> None:
     for name in MODULES:
-        importlib.import_module(f"cli.{name}").register(app)
+        importlib.import_module(f"dummy_spades.cli.{name}").register(app)

@@ -17,14 +17,14 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from solver import analysis
-from solver.analysis import CardAnalysis, Line
-from solver.deal import Deal
-from solver.cards import format_card
-from solver.errors import DealError
-from solver.play import PlayState
-from solver.scoring import DUMMY
-from solver.seating import DECLARER_SIDE
+from dummy_spades.solver import analysis
+from dummy_spades.solver.analysis import CardAnalysis, Line
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.cards import format_card
+from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.play import PlayState
+from dummy_spades.solver.scoring import DUMMY
+from dummy_spades.solver.seating import DECLARER_SIDE
 
 from .common import console, emit_json, fail, handle_errors
 from .render import card_names, card_text, cards_text, display_order

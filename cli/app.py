@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 import typer.core
 
-from solver import __version__
+from dummy_spades.solver import __version__
 
 app = typer.Typer(
     name="dummy-spades",

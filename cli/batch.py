@@ -14,7 +14,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from solver.batch import (
+from dummy_spades.solver.batch import (
     SEAT_LETTERS,
     BatchOptions,
     BatchResult,

@@ -16,12 +16,12 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from solver import bid as sim
-from solver.bid import (HONESTY, BidAnalysis, CandidateStats, Estimate, Knowledge, PlayerCheck,
+from dummy_spades.solver import bid as sim
+from dummy_spades.solver.bid import (HONESTY, BidAnalysis, CandidateStats, Estimate, Knowledge, PlayerCheck,
                         RoleStats)
-from solver.cards import iter_cards
-from solver.dealfile import load_deal
-from solver.scoring import DUMMY, TRICKS_PER_HAND
+from dummy_spades.solver.cards import iter_cards
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND
 
 from .common import console, emit_json, fail, handle_errors, progress_bar
 from .render import cards_json, cards_text, display_order, holding_lines, standing_json
@@ -412,7 +412,7 @@ def bid(
     deal = load_deal(file)
     breaking = False if no_spade_breaking else None
     try:
-        import solver.engine  # noqa: F401
+        import dummy_spades.solver.engine  # noqa: F401
     except ImportError as exc:
         fail(str(exc))
     if all_players:

@@ -21,9 +21,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from solver.deal import Deal
-from solver.dealfile import dump_deal, load_deal
-from solver.errors import DealError
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.dealfile import dump_deal, load_deal
+from dummy_spades.solver.errors import DealError
 
 from .common import fail, handle_errors
 

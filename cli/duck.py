@@ -19,10 +19,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from solver.dealfile import load_deal
-from solver.duck import (DEFAULT_TIME_LIMIT, CardOption, DuckAnalysis, DuckEffect, Oracle,
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.duck import (DEFAULT_TIME_LIMIT, CardOption, DuckAnalysis, DuckEffect, Oracle,
                          Outcome, PlayerLine, PlayerOptions, analyse)
-from solver.scoring import DUMMY
+from dummy_spades.solver.scoring import DUMMY
 
 from .common import console, emit_json, fail, handle_errors
 from .render import card_names, card_text, nil_json
@@ -343,7 +343,7 @@ def duck(
         a = analyse(deal, breaking=False if no_spade_breaking else None, oracle=oracle,
                     time_limit=time_limit)
     except ValueError as err:
-        from solver.errors import DealError
+        from dummy_spades.solver.errors import DealError
         if isinstance(err, DealError) and err.file is None:
             raise err.relocated(file=str(file)) from None
         raise

@@ -7,9 +7,9 @@ from typing import Dict, Iterable, List, Optional
 
 from rich.text import Text
 
-from solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, format_card, format_holding,
+from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, format_card, format_holding,
                           iter_cards, suit_of)
-from solver.scoring import NilBet, Standing
+from dummy_spades.solver.scoring import NilBet, Standing
 
 RED_SUITS = (HEARTS, DIAMONDS)
 

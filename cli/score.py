@@ -16,10 +16,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from solver.deal import Deal, HandResult
-from solver.dealfile import load_deal
-from solver.errors import DealError
-from solver.scoring import TRICKS_PER_HAND, PlayerScore, Standing
+from dummy_spades.solver.deal import Deal, HandResult
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.scoring import TRICKS_PER_HAND, PlayerScore, Standing
 
 from .common import console, emit_json, handle_errors
 from .render import nil_json, standing_json

@@ -19,12 +19,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from solver.cards import iter_cards
-from solver.deal import Deal
-from solver.dealfile import load_deal
-from solver.play import PlayState, Trick
-from solver.scoring import DUMMY
-from solver.seating import DUMMY_SEAT, bidding_order, left_of
+from dummy_spades.solver.cards import iter_cards
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.play import PlayState, Trick
+from dummy_spades.solver.scoring import DUMMY
+from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, left_of
 
 from .common import console, emit_json, handle_errors
 from .render import (card_names, card_text, cards_json, cards_text, display_order, holding_lines,

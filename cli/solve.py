@@ -17,13 +17,13 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from solver import analysis
-from solver.analysis import ContractResult, TableRow
-from solver.deal import Deal
-from solver.dealfile import load_deal
-from solver.errors import DealError
-from solver.scoring import DUMMY, PlayerScore
-from solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder
+from dummy_spades.solver import analysis
+from dummy_spades.solver.analysis import ContractResult, TableRow
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.scoring import DUMMY, PlayerScore
+from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder
 
 from .common import console, emit_json, fail, handle_errors
 from .render import nil_json

@@ -1,8 +1,8 @@
 """Small helpers shared by the model tests (cards from text, play states, deals)."""
-from solver.auction import Auction
-from solver.cards import parse_card, parse_hand
-from solver.deal import Deal
-from solver.play import PlayState
+from dummy_spades.solver.auction import Auction
+from dummy_spades.solver.cards import parse_card, parse_hand
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.play import PlayState
 
 PLAYERS = ("Alice", "Bob", "Carol")
 WORKED_HANDS = {"Alice": "A.AQT94.82.KT932", "Bob": "T986.K52.Q764.J4",

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from solver import analysis, reference
-from solver.auction import Auction
-from solver.deal import Deal
-from solver.dealfile import load_deal
-from solver.errors import DealError
-from solver.play import PlayState
-from solver.scoring import DUMMY, TRICKS_PER_HAND, NilBet, score_hand
-from solver.seating import DECLARER_SIDE, DEFENDER_SIDE, Seating, side_of
+from dummy_spades.solver import analysis, reference
+from dummy_spades.solver.auction import Auction
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.play import PlayState
+from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND, NilBet, score_hand
+from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, Seating, side_of
 
 from model_helpers import PLAYERS, WORKED_HANDS, worked_deal
 

@@ -1,9 +1,9 @@
 """RULES.md "Auction (one round)" and "Nil designations": one test class per rule."""
 import pytest
 
-from solver.auction import Auction, Bid, nil_counts
-from solver.errors import AuctionError, DealError
-from solver.scoring import NilBet
+from dummy_spades.solver.auction import Auction, Bid, nil_counts
+from dummy_spades.solver.errors import AuctionError, DealError
+from dummy_spades.solver.scoring import NilBet
 
 PLAYERS = ("Alice", "Bob", "Carol")
 
@@ -83,7 +83,7 @@ class TestDeclarer:
         assert auction("6", "6", "6", dealer="Alice").declarer == "Bob"
 
     def test_auction_winner_of_the_bids_so_far(self):
-        from solver.auction import auction_winner
+        from dummy_spades.solver.auction import auction_winner
 
         assert auction_winner([]) is None
         assert auction_winner([("Alice", 0)]) == "Alice"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver import reference
-from solver.batch import (
+from dummy_spades.cli.app import app
+from dummy_spades.solver import reference
+from dummy_spades.solver.batch import (
     BatchError,
     BatchOptions,
     BatchDeal,
@@ -30,7 +30,7 @@ from solver.batch import (
     run_batch,
     summarise,
 )
-from solver.cards import parse_hand
+from dummy_spades.solver.cards import parse_hand
 
 DATA = Path(__file__).parent / "data"
 GOOD = DATA / "batch_small.pbn"

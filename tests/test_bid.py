@@ -13,15 +13,15 @@ import random
 
 import pytest
 
-from solver import bid as sim
-from solver.auction import Auction, Bid
-from solver.bid import (BidError, Candidate, Estimate, Knowledge, Plan, SampleResult,
+from dummy_spades.solver import bid as sim
+from dummy_spades.solver.auction import Auction, Bid
+from dummy_spades.solver.bid import (BidError, Candidate, Estimate, Knowledge, Plan, SampleResult,
                         certain_trick, declarer_for, plan_for, sample_layout, sample_outcome)
-from solver.cards import FULL_DECK, count, parse_card, parse_hand
-from solver.deal import Deal, Rules, Variant
-from solver.dealfile import loads_deal
-from solver.scoring import DUMMY, NilBet, ScoringRules, Standing, apply_bags, score_hand
-from solver.seating import DECLARER_SIDE
+from dummy_spades.solver.cards import FULL_DECK, count, parse_card, parse_hand
+from dummy_spades.solver.deal import Deal, Rules, Variant
+from dummy_spades.solver.dealfile import loads_deal
+from dummy_spades.solver.scoring import DUMMY, NilBet, ScoringRules, Standing, apply_bags, score_hand
+from dummy_spades.solver.seating import DECLARER_SIDE
 
 PLAYERS = ("Alice", "Bob", "Carol")
 
@@ -397,7 +397,7 @@ def test_parse_candidate():
 
 # ---------------------------------------------------- with the real engine
 try:
-    import solver.engine  # noqa: F401
+    import dummy_spades.solver.engine  # noqa: F401
     HAVE_ENGINE = True
 except ImportError:  # pragma: no cover - depends on the build
     HAVE_ENGINE = False
@@ -474,7 +474,7 @@ def test_nil_questions_by_null_window_tests_match_the_exact_query(order):
     """solve_layout's null-window paths (keep test then fail-soft tests from
     the full tricks down, or fail-soft tests from the full tricks only) give
     the same answers as max_tricks with nil_seat."""
-    from solver.engine import Solver
+    from dummy_spades.solver.engine import Solver
 
     class ExactOnly:  # the engine without bound
         def __init__(self):

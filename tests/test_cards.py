@@ -1,11 +1,11 @@
 """solver/cards.py: card ints, suits, ranks, hands as masks; parse/format pairs."""
 import pytest
 
-from solver.cards import (FULL_DECK, SPADES, Card, CardError, card_index, cards_mask, count,
+from dummy_spades.solver.cards import (FULL_DECK, SPADES, Card, CardError, card_index, cards_mask, count,
                           format_card, format_hand, format_holding, iter_cards, parse_card,
                           parse_hand, parse_rank, parse_suit, parse_suit_holding, rank_of,
                           suit_ranks, suit_of)
-from solver.errors import DealError
+from dummy_spades.solver.errors import DealError
 
 
 class TestEncoding:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver.dealfile import loads_deal
+from dummy_spades.cli.app import app
+from dummy_spades.solver.dealfile import loads_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver import bid as sim
+from dummy_spades.cli.app import app
+from dummy_spades.solver import bid as sim
 
 from test_bid import FakeSolver
 

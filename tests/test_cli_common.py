@@ -3,7 +3,7 @@ import io
 
 from rich.console import Console
 
-from cli import common
+from dummy_spades.cli import common
 
 
 def test_progress_bar_is_silent_off_a_terminal(monkeypatch):

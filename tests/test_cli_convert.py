@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver.cards import parse_hand
-from solver.dealfile import load_deal, loads_deal
+from dummy_spades.cli.app import app
+from dummy_spades.solver.cards import parse_hand
+from dummy_spades.solver.dealfile import load_deal, loads_deal
 
 HANDS = sorted(Path(__file__).resolve().parent.parent.joinpath("hands").glob("*.yaml"))
 runner = CliRunner()

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver.cards import format_card
-from solver.dealfile import dump_deal
-from solver.duck import Oracle, analyse
+from dummy_spades.cli.app import app
+from dummy_spades.solver.cards import format_card
+from dummy_spades.solver.dealfile import dump_deal
+from dummy_spades.solver.duck import Oracle, analyse
 
 from test_duck import HAVE_ENGINE, NIL_CALLS, late_deal
 
@@ -106,7 +106,7 @@ def test_rich_output(tmp_path):
 
 
 def test_running_scores_in_json(tmp_path):
-    from solver.scoring import Standing
+    from dummy_spades.solver.scoring import Standing
     scores = {"Alice": Standing(400, 9), "Bob": Standing(380, 1), "Carol": Standing(395, 5)}
     data = as_json(run("duck", write(tmp_path, late_deal(6, scores=scores)), "--json"))
     for o in data["outcomes"]:

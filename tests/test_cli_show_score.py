@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bad_deals import CASES, GOOD
-from cli.app import app
-from solver import __version__
+from dummy_spades.cli.app import app
+from dummy_spades.solver import __version__
 
 HANDS = Path(__file__).resolve().parent.parent / "hands"
 ALL_HANDS = sorted(HANDS.glob("*.yaml"))

@@ -26,12 +26,12 @@ from typing import List, Optional, Sequence, Tuple
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
-from solver import analysis, reference
-from solver.cards import format_card, format_hand, parse_card
-from solver.dealfile import load_deal
-from solver.play import PlayState
-from solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_of
+from dummy_spades.cli.app import app
+from dummy_spades.solver import analysis, reference
+from dummy_spades.solver.cards import format_card, format_hand, parse_card
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.play import PlayState
+from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_of
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = sorted((ROOT / "hands").glob("*.yaml"))

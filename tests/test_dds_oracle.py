@@ -27,15 +27,15 @@ import pytest
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")
 
-from solver.cards import format_hand  # noqa: E402
-from solver.rules import legal_cards  # noqa: E402
+from dummy_spades.solver.cards import format_hand  # noqa: E402
+from dummy_spades.solver.rules import legal_cards  # noqa: E402
 
 try:
-    from solver import engine as ENGINE  # noqa: N812
+    from dummy_spades.solver import engine as ENGINE  # noqa: N812
 
     HAVE_ENGINE = True
 except ImportError:  # pragma: no cover - before the extension is built
-    from solver import reference as ENGINE  # noqa: N812
+    from dummy_spades.solver import reference as ENGINE  # noqa: N812
 
     HAVE_ENGINE = False
 
@@ -76,7 +76,7 @@ def dds_deal(hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> "D
 
 
 def to_endplay(card: int) -> "Card":
-    from solver.cards import format_card
+    from dummy_spades.solver.cards import format_card
 
     return Card(format_card(card))
 

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import parse_hand
-from solver.deal import Deal, Variant
-from solver.dealfile import dump_deal, load_deal, loads_deal
-from solver.errors import DealFileError
-from solver.scoring import Standing
+from dummy_spades.solver.cards import parse_hand
+from dummy_spades.solver.deal import Deal, Variant
+from dummy_spades.solver.dealfile import dump_deal, load_deal, loads_deal
+from dummy_spades.solver.errors import DealFileError
+from dummy_spades.solver.scoring import Standing
 
 from bad_deals import CASES, GOOD
 
@@ -75,9 +75,9 @@ class TestRoundTrip:
 
 
 def _model_names():
-    from solver.auction import Auction, Bid
-    from solver.deal import FrozenMap, Rules
-    from solver.scoring import ScoringRules
+    from dummy_spades.solver.auction import Auction, Bid
+    from dummy_spades.solver.deal import FrozenMap, Rules
+    from dummy_spades.solver.scoring import ScoringRules
     return dict(Auction=Auction, Bid=Bid, FrozenMap=FrozenMap, Rules=Rules,
                 ScoringRules=ScoringRules, Standing=Standing)
 

@@ -25,21 +25,21 @@ from pathlib import Path
 
 import pytest
 
-from solver import reference
-from solver.auction import Auction
-from solver.cards import format_hand
-from solver.deal import Deal
-from solver.dealfile import load_deal
-from solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, DuckError, Oracle,
+from dummy_spades.solver import reference
+from dummy_spades.solver.auction import Auction
+from dummy_spades.solver.cards import format_hand
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, DuckError, Oracle,
                          analyse, card_totals, defender_roles, nil_keep_max, reach,
                          reachable_totals, run_limited, team_splits)
-from solver.play import Position
-from solver.rules import breaks_spades, legal_cards, trick_winner
-from solver.scoring import TRICKS_PER_HAND, NilBet, Standing, score_hand
-from solver.seating import DECLARER_SIDE, DEFENDER_SIDE
+from dummy_spades.solver.play import Position
+from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
+from dummy_spades.solver.scoring import TRICKS_PER_HAND, NilBet, Standing, score_hand
+from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
 try:
-    from solver import engine  # noqa: F401
+    from dummy_spades.solver import engine  # noqa: F401
 
     HAVE_ENGINE = True
 except ImportError:  # pragma: no cover - before the extension is built
@@ -223,7 +223,7 @@ def late_deal(seed, calls=("5", "6", "7"), tricks=9, extra=0, scores=None, deale
     auction = Auction.from_calls(PLAYERS, dealer, calls)
     deal = Deal(PLAYERS, dealer, random_hands(rng), auction=auction, scores=scores)
     if not breaking:
-        from solver.deal import Rules
+        from dummy_spades.solver.deal import Rules
         deal = replace(deal, rules=Rules(breaking=False))
     state = deal.play_state()
     for _ in range(4 * tricks + extra):

@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from solver import reference as REF
-from solver.cards import parse_card, parse_hand
+from dummy_spades.solver import reference as REF
+from dummy_spades.solver.cards import parse_card, parse_hand
 
-engine = pytest.importorskip("solver.engine", reason="compiled engine not built (pip install -e .)")
+engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
 
 # N holds every spade; E every heart; S every diamond; W every club.
 SUITED = [parse_hand("AKQJT98765432..."), parse_hand(".AKQJT98765432.."),
@@ -140,11 +140,11 @@ def test_missing_extension_gives_a_clear_import_error():
         import sys
         class Block:
             def find_spec(self, name, path=None, target=None):
-                if name == "solver._engine":
+                if name == "dummy_spades.solver._engine":
                     raise ImportError("blocked")
         sys.meta_path.insert(0, Block())
         try:
-            import solver.engine
+            import dummy_spades.solver.engine
         except ImportError as exc:
             print(type(exc).__name__, exc)
     """)

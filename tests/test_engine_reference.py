@@ -18,11 +18,11 @@ from typing import Dict, List, Sequence
 
 import pytest
 
-from solver import reference as REF
-from solver.cards import SUIT_MASK
-from solver.rules import breaks_spades, legal_cards, trick_winner
+from dummy_spades.solver import reference as REF
+from dummy_spades.solver.cards import SUIT_MASK
+from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
 
-engine = pytest.importorskip("solver.engine", reason="compiled engine not built (pip install -e .)")
+engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
 
 
 # ---------------------------------------------------------------------------

@@ -17,12 +17,12 @@ from typing import Dict
 
 import pytest
 
-from solver import reference as REF
-from solver.cards import SUIT_MASK
+from dummy_spades.solver import reference as REF
+from dummy_spades.solver.cards import SUIT_MASK
 
 from test_engine_reference import check, random_position
 
-engine = pytest.importorskip("solver.engine", reason="compiled engine not built (pip install -e .)")
+engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
 
 SPLITS = (13, 7, 11, 14, 1, 2, 4, 8, 0, 15)
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from cli.show import show_json
-from solver import reference
-from solver.cards import parse_hand
-from solver.dealfile import load_deal
-from solver.scoring import NilBet, Standing
-from solver.seating import DECLARER_SIDE
+from dummy_spades.cli.show import show_json
+from dummy_spades.solver import reference
+from dummy_spades.solver.cards import parse_hand
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.scoring import NilBet, Standing
+from dummy_spades.solver.seating import DECLARER_SIDE
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = sorted((ROOT / "hands").glob("*.yaml"))
@@ -94,7 +94,7 @@ def check_no_spade_breaking(d):
 
 
 def check_nil_candidate(d):
-    from solver.bid import Knowledge, certain_trick
+    from dummy_spades.solver.bid import Knowledge, certain_trick
 
     k = Knowledge.from_deal(d)
     assert k.player == "Bob" and [b.tricks for b in k.bids] == [6]

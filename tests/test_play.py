@@ -3,10 +3,10 @@ The play rules themselves are tested in test_rules.py."""
 import pytest
 
 from model_helpers import PLAYERS, C, state, worked_deal
-from solver import reference
-from solver.errors import IllegalPlayError
-from solver.play import PlayState, Position
-from solver.seating import DECLARER_SIDE
+from dummy_spades.solver import reference
+from dummy_spades.solver.errors import IllegalPlayError
+from dummy_spades.solver.play import PlayState, Position
+from dummy_spades.solver.seating import DECLARER_SIDE
 
 
 class TestPlayState:

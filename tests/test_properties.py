@@ -2,13 +2,13 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver import reference
-from solver.auction import Auction, Bid
-from solver.cards import SPADES, SUIT_MASK, cards_mask, rank_of, suit_of
-from solver.deal import Deal, Rules
-from solver.dealfile import dump_deal, loads_deal
-from solver.scoring import TRICKS_PER_HAND, Ledger, Standing
-from solver.seating import DECLARER_SIDE, DEFENDER_SIDE
+from dummy_spades.solver import reference
+from dummy_spades.solver.auction import Auction, Bid
+from dummy_spades.solver.cards import SPADES, SUIT_MASK, cards_mask, rank_of, suit_of
+from dummy_spades.solver.deal import Deal, Rules
+from dummy_spades.solver.dealfile import dump_deal, loads_deal
+from dummy_spades.solver.scoring import TRICKS_PER_HAND, Ledger, Standing
+from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
 PLAYERS = ("Ann", "Ben", "Cy")
 HAND_NAMES = PLAYERS + ("dummy",)

@@ -4,10 +4,10 @@ tested on the rule functions of solver/rules.py and through the play state."""
 import pytest
 
 from model_helpers import C, cards, state, worked_deal
-from solver.cards import parse_hand
-from solver.deal import Deal
-from solver.errors import IllegalPlayError
-from solver.rules import beats, breaks_spades, legal_cards, spade_lead_allowed, trick_winner
+from dummy_spades.solver.cards import parse_hand
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.errors import IllegalPlayError
+from dummy_spades.solver.rules import beats, breaks_spades, legal_cards, spade_lead_allowed, trick_winner
 
 
 class TestFollowSuit:

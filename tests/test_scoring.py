@@ -4,8 +4,8 @@ example exactly."""
 import pytest
 
 from model_helpers import worked_deal
-from solver.errors import DealError
-from solver.scoring import (Ledger, NilBet, ScoringError, ScoringRules, Standing, apply_bags,
+from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.scoring import (Ledger, NilBet, ScoringError, ScoringRules, Standing, apply_bags,
                             contract_score, score_hand, winner)
 
 BIDS = {"Alice": 5, "Bob": 6, "Carol": 7}  # Carol declares 7; the defenders bid 5 and 6

@@ -4,9 +4,9 @@ leader and the declarer playing the dummy's cards."""
 import pytest
 
 from model_helpers import PLAYERS, WORKED_HANDS, worked_deal
-from solver.deal import Deal
-from solver.errors import DealError
-from solver.seating import (DECLARER_SIDE, DEFENDER_SIDE, Seating, bidding_order, check_table,
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.seating import (DECLARER_SIDE, DEFENDER_SIDE, Seating, bidding_order, check_table,
                             controller, next_dealer, play_seating, side_of)
 
 

@@ -3,9 +3,9 @@ names, how many dummy cards each player sees, private looks vs face-up cards."""
 import pytest
 
 from model_helpers import WORKED_HANDS, worked_deal
-from solver.cards import parse_hand
-from solver.deal import Variant, parse_variant_name
-from solver.errors import DealError
+from dummy_spades.solver.cards import parse_hand
+from dummy_spades.solver.deal import Variant, parse_variant_name
+from dummy_spades.solver.errors import DealError
 
 DUMMY = parse_hand(WORKED_HANDS["dummy"])  # Q532.763.T93.875
 
