@@ -1,4 +1,4 @@
-"""The auction (RULES.md "Auction (one round)" and "Nil designations").
+"""The auction (docs/RULES.md "Auction (one round)" and "Nil designations").
 
 * One round: the first real player left of the dealer bids first, the dealer
   last; the dummy never bids. A bid is 0-13 tricks for the bidder's side.

@@ -96,7 +96,8 @@ def parse_variant_name(text: str) -> str:
 
 @dataclass(frozen=True)
 class Variant:
-    """How much of the dummy is seen before the auction. ``seen``: for each
+    """How much of the dummy is seen before the auction (docs/RULES.md
+    "Auction variants"). ``seen``: for each
     real player who has picked, the mask of dummy cards they looked at
     (peeky variants, privately) or turned face up (flip-N, for all to see)."""
 

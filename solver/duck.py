@@ -1,5 +1,5 @@
 """Duck analysis: what each player can bring about in cut-throat play, and
-what it does to every score (RULES.md "Cut-throat play and ducking").
+what it does to every score (docs/RULES.md "Cut-throat play and ducking").
 
 The defenders share their tricks but are scored one by one, so a defender may
 *duck* (lose a trick on purpose) to set the other defender; the declarer may

@@ -1,4 +1,4 @@
-"""The play rules of RULES.md ("Play"), on plain ints and bitmasks.
+"""The play rules of docs/RULES.md ("Play"), on plain ints and bitmasks.
 
 This module is the one obvious place for: following suit, spade breaking
 (with the only-spades exception, also on the opening lead, and the switch to

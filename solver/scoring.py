@@ -1,4 +1,4 @@
-"""Scoring of RULES.md ("Scoring each hand"): hand scores, nil bets, bags and
+"""Scoring of docs/RULES.md ("Scoring each hand"): hand scores, nil bets, bags and
 the multi-hand game ledger. The one place for every scoring rule.
 
 * Declarer is scored on declarer-side tricks (declarer + dummy) against the

@@ -1,5 +1,5 @@
 """The table: three real players clockwise plus the dummy; who bids when;
-where everybody sits for the play (RULES.md "Table and deal", "Seating for
+where everybody sits for the play (docs/RULES.md "Table and deal", "Seating for
 the play").
 
 Seats for the play are ints 0..3 in clockwise play order (the engine's seats):

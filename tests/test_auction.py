@@ -1,4 +1,4 @@
-"""RULES.md "Auction (one round)" and "Nil designations": one test class per rule."""
+"""docs/RULES.md "Auction (one round)" and "Nil designations": one test class per rule."""
 import pytest
 
 from dummy_spades.solver.auction import Auction, Bid, nil_counts

@@ -1,4 +1,4 @@
-"""RULES.md "Play" - one class per rule: follow suit, the trick winner, spade
+"""docs/RULES.md "Play" - one class per rule: follow suit, the trick winner, spade
 breaking (the only-spades exception, the opening lead, the switch). Each is
 tested on the rule functions of solver/rules.py and through the play state."""
 import pytest

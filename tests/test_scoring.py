@@ -1,4 +1,4 @@
-"""RULES.md "Scoring each hand" - one class per rule: sides, contract points,
+"""docs/RULES.md "Scoring each hand" - one class per rule: sides, contract points,
 bags, nil bets, the bag penalty, the game target and winner; and the worked
 example exactly."""
 import pytest

@@ -1,4 +1,4 @@
-"""RULES.md "Table and deal" and "Seating for the play": three real players
+"""docs/RULES.md "Table and deal" and "Seating for the play": three real players
 and the dummy, the dealer passing clockwise, the play seating, the opening
 leader and the declarer playing the dummy's cards."""
 import pytest

@@ -1,4 +1,4 @@
-"""RULES.md "Auction variants": No Peeky, Three Peeky, Four Peeky, Flip N -
+"""docs/RULES.md "Auction variants": No Peeky, Three Peeky, Four Peeky, Flip N -
 names, how many dummy cards each player sees, private looks vs face-up cards."""
 import pytest
 
