@@ -1,0 +1,282 @@
+"""The duck analysis of a deal: :func:`analyse`, made of the steps that
+docs/DUCK.md defines, one function each.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Dict, List, Mapping, Optional, Tuple
+
+from ..cards import suit_of
+from ..deal import Deal
+from ..scoring import TRICKS_PER_HAND, NilBet
+from .hand import DealPosition, HandLevel, nil_statuses
+from .outcomes import DuckEffect, NilStatus, Outcome, Scorer, best_total, effect
+from .questions import DEFENDER_SEATS, Oracle, card_nil_keep_max, card_totals, default_oracle
+from .reach import REACH_BUDGET
+from .searches import Reachability, listed, run_searches
+
+#: Default wall-clock limit (seconds) for the searches beyond the core
+#: numbers: reachable totals, the declarer's settle total, lowest / highest.
+DEFAULT_TIME_LIMIT = 10.0
+
+Rows = Dict[int, Outcome]
+
+
+@dataclass(frozen=True)
+class PlayerOptions:
+    """What one real player can bring about (defender totals, whole hand).
+
+    A defender X chooses their cards while the declarer minimises the
+    defender total and the other defender maximises it: ``low`` = ``duck`` =
+    the fewest they reach (the declarer and X against the other defender),
+    ``high`` = the cooperative total; ``alone`` = the most X alone makes sure
+    of whatever the other two do (= the other defender's ``duck``).
+
+    The declarer chooses while both defenders maximise: ``low`` = ``alone``
+    = the cooperative total (the most the declarer holds the defence to),
+    ``high`` = the highest total of any play-out; ``duck`` = the settle
+    total: the most defender tricks the declarer can concede while still
+    making the contract (None if the contract cannot be made).
+
+    ``reachable[total]``: True / False / None (not determined) for the totals
+    from ``low`` to ``high`` (the declarer's only up to the contract total
+    and, time permitting, beyond). ``best``: the reachable total with the
+    highest value for the player (ties: higher margin, then nearer the
+    cooperative total)."""
+
+    player: str
+    role: str
+    low: int
+    high: Optional[int]
+    duck: Optional[int]
+    alone: int
+    reachable: Mapping[int, Optional[bool]]
+    best: Optional[int]
+
+
+@dataclass(frozen=True)
+class CardOption:
+    """A group of equivalent legal cards at the current position: the hand's
+    outcome if play is cooperative after it, how many tricks it gives up
+    against the best card for the player choosing it, and who gains / loses
+    (value higher / lower than after the best card)."""
+
+    cards: Tuple[int, ...]
+    outcome: Outcome
+    tricks_given_up: int
+    gains: Tuple[str, ...]
+    loses: Tuple[str, ...]
+
+    @property
+    def duck(self) -> bool:
+        return self.tricks_given_up > 0
+
+    @property
+    def defender_tricks(self) -> int:
+        return self.outcome.defender_tricks
+
+
+@dataclass(frozen=True)
+class CardLevel:
+    """The card level: every group of legal cards of the player to move and
+    the best card's total for that player (highest for a defender, lowest
+    for the declarer)."""
+
+    cards: Tuple[CardOption, ...]
+    best_total: int
+
+
+@dataclass(frozen=True)
+class DuckAnalysis:
+    """The whole duck analysis of a deal at its current position (totals are
+    defender tricks for the whole hand, tricks already won included)."""
+
+    deal: Deal
+    declarer: str
+    left_defender: str
+    right_defender: str
+    names: Tuple[str, str, str, str]
+    won: Tuple[int, int]          # (declarer side, defenders) tricks won so far
+    tricks_left: int
+    to_move: str                  # hand to play (may be "dummy")
+    played_by: str                # real player choosing the card
+    cooperative: int
+    duck: Mapping[str, int]       # defender -> fewest (with the declarer)
+    lowest: Optional[int]
+    highest: Optional[int]
+    contract_total: int           # most defender tricks with the declarer's contract made
+    settle: Optional[int]
+    nils: Tuple[NilStatus, ...]
+    ignored_nils: Tuple[NilBet, ...]
+    options: Tuple[PlayerOptions, ...]
+    outcomes: Tuple[Outcome, ...]
+    effects: Tuple[DuckEffect, ...]
+    cards: Tuple[CardOption, ...]
+    best_card_total: int
+    complete: bool                # every search finished within the time limit
+    undetermined: Tuple[str, ...] = ()
+
+    @property
+    def defenders(self) -> Tuple[str, str]:
+        return self.left_defender, self.right_defender
+
+    @property
+    def players(self) -> Tuple[str, str, str]:
+        return self.declarer, self.left_defender, self.right_defender
+
+    def outcome(self, defender_tricks: int) -> Outcome:
+        for o in self.outcomes:
+            if o.defender_tricks == defender_tricks:
+                return o
+        raise KeyError(defender_tricks)
+
+    def options_of(self, player: str) -> PlayerOptions:
+        for o in self.options:
+            if o.player == player:
+                return o
+        raise KeyError(player)
+
+    def effects_of(self, player: str) -> Tuple[DuckEffect, ...]:
+        return tuple(e for e in self.effects if e.player == player)
+
+
+# ------------------------------------------------------------------ the steps
+def outcome_rows(at: DealPosition, hand: HandLevel, reach: Reachability,
+                 scorer: Scorer) -> Tuple[Rows, List[int]]:
+    """One row per total from the lowest to the highest, without the totals
+    no play-out reaches; and the totals not known to be reached by any."""
+    lo = reach.lowest if reach.lowest is not None else min(hand.duck.values())
+    hi = reach.highest if reach.highest is not None else reach.declarer_top
+    rows: Rows = {}
+    unsure = []
+    for t in range(lo, hi + 1):
+        reachable = reach.some_playout(at.players, t)
+        if reachable is None:
+            unsure.append(t)
+        if reachable is not False:
+            rows[t] = replace(scorer.outcome(t), reachable=reachable,
+                              reachable_by=reach.reachable_by(at.players, t))
+    return rows, unsure
+
+
+def player_options(at: DealPosition, hand: HandLevel, reach: Reachability,
+                   rows: Rows) -> Tuple[PlayerOptions, ...]:
+    """What each real player can bring about, and their best total."""
+    options = []
+    for p in at.players:
+        reachable = reach.reachable[p]
+        best = best_total([t for t, r in reachable.items() if r], p, rows, hand.cooperative)
+        if p == at.declarer:
+            options.append(PlayerOptions(p, "declarer", hand.cooperative, reach.highest,
+                                         reach.settle, hand.cooperative, reachable, best))
+        else:
+            options.append(PlayerOptions(p, "defender", hand.duck[p], hand.cooperative,
+                                         hand.duck[p], hand.duck[at.other_defender(p)],
+                                         reachable, best))
+    return tuple(options)
+
+
+def row_marks(at: DealPosition, hand: HandLevel, reach: Reachability,
+              options: Tuple[PlayerOptions, ...], nils: Tuple[NilStatus, ...]
+              ) -> List[Tuple[Optional[int], str]]:
+    """The labelled totals, in the order their marks are listed in a row."""
+    marks: List[Tuple[Optional[int], str]] = [(hand.cooperative, "coop")]
+    marks += [(hand.duck[x], f"duck {x}") for x in at.players[1:]]
+    marks.append((reach.settle, f"settle {at.declarer}"))
+    marks += [(o.best, f"best {o.player}") for o in options
+              if o.best is not None and o.best not in (hand.cooperative, o.duck)]
+    marks += [(n.keep_max if n.side == "defenders" else TRICKS_PER_HAND - n.keep_max,
+               f"nil {n.hand} kept") for n in nils if n.keep_max is not None]
+    marks += [(reach.lowest, "lowest"), (reach.highest, "highest")]
+    return marks
+
+
+def marked(rows: Rows, marks: List[Tuple[Optional[int], str]]) -> Tuple[Outcome, ...]:
+    """The rows in order of the total, each with its marks (once each)."""
+    labels: Dict[int, List[str]] = {}
+    for t, label in marks:
+        if t is not None and t in rows and label not in labels.setdefault(t, []):
+            labels[t].append(label)
+    return tuple(replace(rows[t], marks=tuple(labels.get(t, ()))) for t in sorted(rows))
+
+
+def duck_effects(options: Tuple[PlayerOptions, ...], rows: Rows,
+                 cooperative: int) -> Tuple[DuckEffect, ...]:
+    """Each player's duck (or settle) and best outcome against the cooperative row."""
+    base = rows[cooperative]
+    effects = []
+    for o in options:
+        kind = "settle" if o.role == "declarer" else "duck"
+        for k, t in ((kind, o.duck), ("best", o.best)):
+            effects.append(effect(o.player, k, t, rows, base))
+    return tuple(effects)
+
+
+def card_level(at: DealPosition, nils: Tuple[NilStatus, ...], scorer: Scorer,
+               oracle: Oracle) -> CardLevel:
+    """Every legal card of the player to move, with the outcome when play is
+    cooperative afterwards (each nil settled by the nil-aware query after
+    that card), the tricks it gives up and who gains or loses by it."""
+    won = at.won_by_defenders
+    groups = card_totals(at.pos, oracle)
+    card_keep = {n.hand: card_nil_keep_max(at.pos, n.seat, oracle) for n in nils if not n.won}
+    totals = [won + v for _, v in groups]
+    best = max(totals) if at.chooser in DEFENDER_SEATS else min(totals)
+    built = []
+    for cards, v in groups:
+        keeps: Dict[str, Optional[int]] = {}
+        for n in nils:
+            k = card_keep[n.hand][cards[0]] if not n.won else -1
+            keeps[n.hand] = None if k < 0 else k + at.side_won(n.side)
+        built.append((tuple(cards), scorer.outcome(won + v, keeps), abs(won + v - best)))
+    ref = next(row for _, row, given in built if given == 0)
+    options = []
+    for cards, row, given in built:
+        gains = tuple(p for p in at.players if row.value(p) > ref.value(p))
+        loses = tuple(p for p in at.players if row.value(p) < ref.value(p))
+        options.append(CardOption(cards, row, given, gains, loses))
+    options.sort(key=lambda c: (c.tricks_given_up, suit_of(c.cards[0]), -max(c.cards)))
+    return CardLevel(tuple(options), best)
+
+
+# ------------------------------------------------------------------ analyse
+def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle] = None,
+            time_limit: Optional[float] = DEFAULT_TIME_LIMIT,
+            budget: int = REACH_BUDGET) -> DuckAnalysis:
+    """The duck analysis of ``deal`` at its current position (after its
+    ``played`` cards) for the auction's declarer.
+
+    ``breaking=False`` switches the spade-breaking rule off (``None``: the
+    deal's rule). The core numbers (cooperative, ducks, nils, card level) are
+    always computed; the searches for reachable totals, the settle total and
+    the lowest / highest totals run for at most ``time_limit`` seconds
+    (``None``: no limit, in this process); what they did not settle is listed
+    in :attr:`DuckAnalysis.undetermined`."""
+    at = DealPosition.of(deal, breaking)
+    oracle = oracle or default_oracle()
+    hand = HandLevel.at(at, oracle)
+    nils = nil_statuses(at, oracle)
+    found = run_searches(at, hand, oracle, time_limit, budget)
+    reach = Reachability.settled(at, hand, found)
+    scorer = Scorer(at.deal, nils)
+    rows, unsure = outcome_rows(at, hand, reach, scorer)
+    options = player_options(at, hand, reach, rows)
+    outcomes = marked(rows, row_marks(at, hand, reach, options, nils))
+    effects = duck_effects(options, rows, hand.cooperative)
+    cards = card_level(at, nils, scorer, oracle)
+    undetermined = list(reach.undetermined)
+    if unsure:
+        undetermined.append(f"whether any play-out ends with D = {listed(unsure)}")
+    if not found.finished and not undetermined:
+        undetermined.append("some reachable totals")
+    auction = at.deal.auction
+    assert auction is not None
+    return DuckAnalysis(
+        deal=at.deal, declarer=at.declarer, left_defender=at.left_defender,
+        right_defender=at.right_defender, names=at.names, won=at.won, tricks_left=at.tricks_left,
+        to_move=at.names[at.seat_to_move], played_by=at.names[at.chooser],
+        cooperative=hand.cooperative, duck=hand.duck, lowest=reach.lowest, highest=reach.highest,
+        contract_total=hand.contract_total, settle=reach.settle, nils=nils,
+        ignored_nils=tuple(auction.ignored_nils()), options=options, outcomes=outcomes,
+        effects=effects, cards=cards.cards, best_card_total=cards.best_total,
+        complete=not undetermined, undetermined=tuple(undetermined))
