@@ -78,3 +78,44 @@ def load_engine(reference: bool = False):
             "`python setup.py build_ext --inplace`"
         ) from exc
     return engine
+
+
+def solver_stats(solver) -> Tuple[int, int]:
+    """The solver's public counters: search nodes and trick starts."""
+    return int(solver.nodes), int(solver.trick_nodes)
+
+
+def write_nodes(path: str, meta: dict, runs: dict) -> None:
+    """Write per-deal answers and counters (``runs``: name -> list of
+    ``{"answer", "nodes", "trick_nodes"}``) as JSON, for comparing builds."""
+    import json
+
+    with open(path, "w") as f:
+        json.dump({"meta": meta, "runs": runs}, f, indent=0)
+
+
+def check_nodes(path: str, runs: dict) -> bool:
+    """Compare ``runs`` with a file written by :func:`write_nodes`: print, per
+    run, whether every answer is the same and the node and trick-start
+    totals side by side (with the count of deals whose counts differ).
+    False when an answer differs."""
+    import json
+
+    with open(path) as f:
+        base = json.load(f)["runs"]
+    same = True
+    for name, rows in runs.items():
+        old = base.get(name)
+        if old is None or len(old) != len(rows):
+            print(f"nodes check {name}: not in {path} (or another length)")
+            continue
+        answers = sum(1 for a, b in zip(old, rows) if a["answer"] != b["answer"])
+        same &= answers == 0
+        parts = []
+        for key in ("nodes", "trick_nodes"):
+            a = sum(r[key] for r in old)
+            b = sum(r[key] for r in rows)
+            diff = sum(1 for x, y in zip(old, rows) if x[key] != y[key])
+            parts.append(f"{key} {a} -> {b} ({(b - a) / max(1, a):+.2%}, {diff} deals differ)")
+        print(f"nodes check {name}: {answers} answers differ; " + "; ".join(parts))
+    return same

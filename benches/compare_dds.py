@@ -31,7 +31,8 @@ import sys
 import time
 from typing import List, Sequence
 
-from _util import SEATS, dds_board, dds_solve, load_engine, pbn, random_deals, side_of
+from _util import (SEATS, check_nodes, dds_board, dds_solve, load_engine, pbn, random_deals,
+                   side_of, solver_stats, write_nodes)
 
 BAR_MEDIAN_RATIO = 2.0      # ours / DDS, breaking off
 BAR_MAX_SECONDS = 5.0       # any single deal
@@ -82,17 +83,26 @@ class Ours:
         target = self.solver if self.solver is not None else self.engine
         return target.max_tricks(hands, leader, side, breaking=breaking)
 
+    def stats(self):
+        """(nodes, trick starts) so far: the solver's public counters."""
+        return (0, 0) if self.solver is None else solver_stats(self.solver)
+
 
 def time_ours(ours: Ours, deals, leader: int, breaking: bool):
+    """Tricks, ms per deal, and per deal ``{"answer", "nodes", "trick_nodes"}``."""
     tricks: List[int] = []
     ms: List[float] = []
+    rows: List[dict] = []
     side = side_of(leader)
     for hands in deals:
         ours.cold()
+        n0, t0_nodes = ours.stats()
         t0 = time.perf_counter()
         tricks.append(ours.max_tricks(hands, leader, side, breaking))
         ms.append((time.perf_counter() - t0) * 1000.0)
-    return tricks, ms
+        n1, t1_nodes = ours.stats()
+        rows.append({"answer": tricks[-1], "nodes": n1 - n0, "trick_nodes": t1_nodes - t0_nodes})
+    return tricks, ms, rows
 
 
 def time_dds(deals, leader: int):
@@ -123,6 +133,12 @@ def main(argv=None) -> int:
     ap.add_argument("--leader", default="W", choices=list(SEATS), help="opening leader (default W)")
     ap.add_argument("--cards", type=int, default=13, help="cards per hand (default 13: full deals)")
     ap.add_argument("--tt-mb", type=int, default=None, help="our table size in MB (default: the engine's)")
+    ap.add_argument("--nodes-out", metavar="FILE",
+                    help="write each deal's answer, nodes and trick starts (both breaking settings) as JSON")
+    ap.add_argument("--nodes-check", metavar="FILE",
+                    help="compare answers, nodes and trick starts with a --nodes-out file (exit 1 if an answer differs)")
+    ap.add_argument("--no-dds", action="store_true",
+                    help="run our engine only (answers, nodes and times; no DDS, no bar)")
     ap.add_argument("--reference", action="store_true",
                     help="time the pure-Python reference twin instead (tiny --cards only; to test this script)")
     args = ap.parse_args(argv)
@@ -140,9 +156,22 @@ def main(argv=None) -> int:
           f"leader {args.leader}, side {'NS' if leader % 2 == 0 else 'EW'} (the leader's side), one process")
     print(f"engine: {engine.__name__}; DDS: endplay solve_board target -1 solutions 1")
 
-    our_tricks, our_ms = time_ours(ours, deals, leader, breaking=False)
-    _, on_ms = time_ours(ours, deals, leader, breaking=True)
+    our_tricks, our_ms, off_rows = time_ours(ours, deals, leader, breaking=False)
+    _, on_ms, on_rows = time_ours(ours, deals, leader, breaking=True)
     our_peak = peak_rss_mb()
+    runs = {"breaking off": off_rows, "breaking on": on_rows}
+    same = True
+    if args.nodes_out:
+        write_nodes(args.nodes_out, {"deals": args.deals, "seed": args.seed, "leader": args.leader,
+                                     "cards": args.cards}, runs)
+    if args.nodes_check:
+        same = check_nodes(args.nodes_check, runs)
+    for name, rows, ms in (("breaking off", off_rows, our_ms), ("breaking on", on_rows, on_ms)):
+        print(f"ours, {name}: nodes {sum(r['nodes'] for r in rows)}, trick starts "
+              f"{sum(r['trick_nodes'] for r in rows)}, total {sum(ms) / 1000:.2f} s, "
+              f"median {median(ms):.2f} ms, max {max(ms):.2f} ms")
+    if args.no_dds:
+        return 0 if same else 1
 
     dds_tricks, dds_ms = time_dds(deals, leader)
     end_peak = peak_rss_mb()
@@ -174,7 +203,7 @@ def main(argv=None) -> int:
     print(f"  {verdict(on_ratio <= BAR_BREAKING_RATIO)}  breaking-on median within "
           f"{BAR_BREAKING_RATIO}x of breaking-off: {on_ratio:.2f}x")
     print(f"  {verdict(not bad)}  answers agree with DDS")
-    return 1 if bad else 0
+    return 1 if bad or not same else 0
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ import sys
 import time
 from typing import List
 
-from _util import ROOT, dds_board, dds_solve
+from _util import ROOT, check_nodes, dds_board, dds_solve, solver_stats, write_nodes
 
 from dummy_spades.solver import bid as sim  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
@@ -53,20 +53,27 @@ def layouts(path: str, player: str, samples: int, seed: int):
     return out, k
 
 
-def time_ours(samples, breaking: bool) -> (List[int], List[float], int):
-    """Tricks, CPU ms per sample, and trick starts visited (what DDS counts as nodes)."""
+def time_ours(samples, breaking: bool) -> (List[int], List[float], int, List[dict]):
+    """Tricks, CPU ms per sample, trick starts visited (what DDS counts as
+    nodes), and per sample ``{"answer", "nodes", "trick_nodes"}``."""
     from dummy_spades.solver.engine import Solver
 
     solver = Solver(sim.DEFAULT_TT_MB)
-    solver._core.trick_nodes = 0
+    start = solver_stats(solver)
     tricks: List[int] = []
     ms: List[float] = []
+    rows: List[dict] = []
     for positions in samples:
+        n0, s0 = solver_stats(solver)
         t0 = time.process_time()
+        answer = []
         for hands, leader in positions:
-            tricks.append(solver.max_tricks(hands, leader, DECLARER_SIDE, breaking=breaking))
+            answer.append(solver.max_tricks(hands, leader, DECLARER_SIDE, breaking=breaking))
         ms.append((time.process_time() - t0) * 1000.0)
-    return tricks, ms, solver._core.trick_nodes
+        tricks.extend(answer)
+        n1, s1 = solver_stats(solver)
+        rows.append({"answer": answer, "nodes": n1 - n0, "trick_nodes": s1 - s0})
+    return tricks, ms, solver_stats(solver)[1] - start[1], rows
 
 
 def time_dds(samples) -> (List[int], List[float], int):
@@ -98,6 +105,11 @@ def main(argv=None) -> int:
     ap.add_argument("--player", help="player (with --file; default the next bidder)")
     ap.add_argument("--samples", type=int, default=60, help="layouts per case (default 60)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nodes-out", metavar="FILE",
+                    help="write each sample's answers, nodes and trick starts (both breaking settings) as JSON")
+    ap.add_argument("--nodes-check", metavar="FILE",
+                    help="compare answers, nodes and trick starts with a --nodes-out file (exit 1 if an answer differs)")
+    ap.add_argument("--no-dds", action="store_true", help="run our engine only (answers, nodes, times)")
     args = ap.parse_args(argv)
     if args.samples < 1:
         ap.error("--samples must be at least 1")
@@ -105,10 +117,18 @@ def main(argv=None) -> int:
     ok = True
     print(f"per sample: the three full solves of `bid` (first bidder on lead); CPU ms; "
           f"{args.samples} samples per case, seed {args.seed}")
+    runs = {}
     for path, player in cases:
         samples, k = layouts(path, player, args.samples, args.seed)
-        ours, ours_ms, ours_starts = time_ours(samples, breaking=False)
-        _, on_ms, _ = time_ours(samples, breaking=True)
+        ours, ours_ms, ours_starts, off_rows = time_ours(samples, breaking=False)
+        _, on_ms, _, on_rows = time_ours(samples, breaking=True)
+        runs[f"{path} {k.player} breaking off"] = off_rows
+        runs[f"{path} {k.player} breaking on"] = on_rows
+        for name, rows, ms in (("breaking off", off_rows, ours_ms), ("breaking on", on_rows, on_ms)):
+            print(f"{path} --player {k.player}, ours, {name}: nodes {sum(r['nodes'] for r in rows)}, "
+                  f"trick starts {sum(r['trick_nodes'] for r in rows)}, CPU {sum(ms) / 1000:.2f} s")
+        if args.no_dds:
+            continue
         dds, dds_ms, dds_starts = time_dds(samples)
         bad = sum(1 for a, b in zip(ours, dds) if a != b)
         ok &= bad == 0
@@ -125,6 +145,11 @@ def main(argv=None) -> int:
               f"allows {BAR_CPU_MS_PER_SAMPLE:.0f} ms of CPU per sample for everything: DDS's "
               f"full solves alone take {mean(dds_ms) / BAR_CPU_MS_PER_SAMPLE:.1f}x that, "
               f"ours (breaking on) {mean(on_ms) / BAR_CPU_MS_PER_SAMPLE:.1f}x")
+    if args.nodes_out:
+        write_nodes(args.nodes_out, {"samples": args.samples, "seed": args.seed,
+                                     "cases": [list(c) for c in cases]}, runs)
+    if args.nodes_check:
+        ok &= check_nodes(args.nodes_check, runs)
     return 0 if ok else 1
 
 

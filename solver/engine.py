@@ -112,6 +112,11 @@ class Solver:
         return self._core.nodes
 
     @property
+    def trick_nodes(self) -> int:
+        """Search nodes at trick starts (what DDS counts as nodes)."""
+        return self._core.trick_nodes
+
+    @property
     def tt_entries(self) -> int:
         return self._core.tt_entries
 
