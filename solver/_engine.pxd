@@ -58,8 +58,8 @@ cdef class Solver:
     cdef uint32_t stamp
 
     # -- statistics --
-    cdef public unsigned long long nodes
-    cdef public unsigned long long trick_nodes   # nodes at trick starts (DDS counts these)
+    cdef readonly unsigned long long nodes
+    cdef readonly unsigned long long trick_nodes  # nodes at trick starts (DDS counts these)
     cdef readonly double tt_mb
 
     # -- configuration of the current query --
@@ -113,5 +113,11 @@ cdef class Solver:
     cdef int _root_value(self) noexcept nogil
     cdef int _guess(self) noexcept nogil
 
-    cpdef object query(self, int kind, tuple hands, int leader, int side, tuple trick,
-                       bint spades_broken, bint breaking, int count, int nil_seat, int target=*)
+    cdef int _load(self, object pos, int side, int count, int nil_seat) except -1
+
+    # the questions: pos has hands (4 masks), leader, trick (cards), spades_broken,
+    # breaking; count is a seat mask (the caller's default: side); nil_seat -1 for none
+    cpdef int max_tricks(self, object pos, int side, int count, int nil_seat)
+    cpdef int bound(self, object pos, int side, int count, int nil_seat, int target)
+    cpdef list card_groups(self, object pos, int side, int count, int nil_seat)
+    cpdef list optimal_line(self, object pos, int side, int count, int nil_seat)

@@ -9,7 +9,8 @@ alpha-beta under an MTD(f) driver, a bounded transposition table keyed up to
 relative rank with "relevant card" generalisation, equivalent-card pruning,
 sure-trick bounds) is described in docs/ENGINE.md.
 
-Everything below ``Solver.query`` runs on C data without the GIL.
+Everything below the question methods (``Solver.max_tricks``, ``bound``,
+``card_groups``, ``optimal_line``) runs on C data without the GIL.
 """
 from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
@@ -92,15 +93,9 @@ cdef extern from * nogil:
     int ds_hib(uint64_t x)
 
 
-# query kinds of the one door into the core
-KIND_MAX = 0
-KIND_GROUPS = 1
-KIND_LINE = 2
-KIND_TEST = 3
-
 DEFAULT_TT_MB = 128.0
 cdef int NO_HIT = -100
-cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in cfg_meta (see query)
+cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in cfg_meta (see _load)
 
 cdef int NCLS = 3
 cdef int TT_MIN_REM = 1        # no table for positions with this many tricks left or fewer              # key classes: 1 to NCLS top cards fixed in every suit
@@ -396,6 +391,7 @@ cdef class Solver:
         if self.tt == NULL:
             raise MemoryError()
         self.nodes = 0
+        self.trick_nodes = 0
         self.stamp = 1
         self.nil = -1
 
@@ -404,10 +400,17 @@ cdef class Solver:
         free(self.dir)
 
     def clear(self):
-        """Empty the transposition table (and shrink it to its initial size)."""
+        """Empty the transposition table (and shrink it to its initial size)
+        and zero the statistics: a cold start."""
         self._reset_table()
+        self.reset_stats()
         if self.tt == NULL:
             raise MemoryError()
+
+    def reset_stats(self):
+        """Zero the statistics (``nodes``, ``trick_nodes``)."""
+        self.nodes = 0
+        self.trick_nodes = 0
 
     @property
     def tt_entries(self):
@@ -1723,38 +1726,27 @@ cdef class Solver:
         self.twin = 0
         return w
 
-    cpdef object query(self, int kind, tuple hands, int leader, int side, tuple trick,
-                       bint spades_broken, bint breaking, int count, int nil_seat, int target=-1000):
-        """The one door into the core (positions are checked by the caller).
-
-        kind 0: the value (max_tricks); 1: a list of ``(group_mask, value)``
-        for the groups of equivalent legal cards, in search order; 2: an
-        optimal line (list of cards); 3: one fail-soft null-window search
-        at ``target`` (a result >= target is a lower bound of the value, one
-        below it an upper bound).  ``nil_seat`` is -1 for none.
-        ``target`` with kind 0 (testing aid) is the MTD driver's first guess.
-        """
-        cdef int i, i2, k, n, v, w, base, best, seat, rem, ok, lost, t, maxnode
-        cdef uint64_t saved_hand[4]
-        cdef int saved_tcard[4]
-        cdef int saved_tlen, saved_leader, saved_twin, saved_broken
-        cdef uint64_t legal, alive, hs, a, hr, grp, f
-        cdef uint64_t rw
-        cdef Move* mv
-        cdef int s
-        cdef list out
+    # ------------------------------------------------------------------
+    # the questions (one entry point each; positions are checked by the caller)
+    # ------------------------------------------------------------------
+    cdef int _load(self, object pos, int side, int count, int nil_seat) except -1:
+        """Set up the search at ``pos`` (``hands``, ``leader``, ``trick``,
+        ``spades_broken``, ``breaking``) for ``side`` (the maximisers),
+        ``count`` (the seats whose tricks count) and ``nil_seat`` (-1: none)."""
+        cdef int i, k
+        cdef tuple hands = tuple(pos.hands)
+        cdef tuple trick = tuple(pos.trick)
         self.side = side
         self.count = count
         self.nil = nil_seat
-        self.breaking = 1 if breaking else 0
+        self.breaking = 1 if pos.breaking else 0
         self.cfg_meta = <uint16_t>(0x8000 | ((side | (count << 4) | ((nil_seat + 1) << 8)
                                               | (self.breaking << 11)) << 3))
         for i in range(4):
             self.hand[i] = <uint64_t>hands[i]
-        self.tleader = leader
-        self.tlen = 0
+        self.tleader = <int>pos.leader
         self.twin = 0
-        self.broken = 1 if spades_broken else 0
+        self.broken = 1 if pos.spades_broken else 0
         self.ply = 0
         # put the trick in progress on the table
         for i in range(len(trick)):
@@ -1763,145 +1755,167 @@ cdef class Solver:
             if i == 0 or _beats(k, self.tcard[self.twin]):
                 self.twin = i
         self.tlen = len(trick)
+        return 0
 
-        if kind == KIND_TEST:
-            # one fail-soft null-window search (Solver.at_least in the facade)
-            rem = self._rem()
-            if target <= (-1 if nil_seat >= 0 else 0):
-                return target          # every line reaches it
-            if target > rem:
-                return rem
-            with nogil:
-                self.ply = 0
-                v = self._search(target, &rw)
-            return v
+    cpdef int max_tricks(self, object pos, int side, int count, int nil_seat):
+        """The most tricks of the seats in ``count`` the maximisers (``side``)
+        can make from ``pos`` on; -1 when ``nil_seat``'s nil cannot be kept."""
+        cdef int v
+        self._load(pos, side, count, nil_seat)
+        with nogil:
+            v = self._root_value()
+        return v
 
-        if kind == KIND_MAX:
+    cpdef int bound(self, object pos, int side, int count, int nil_seat, int target):
+        """One fail-soft null-window search at ``target``: a result
+        ``v >= target`` means the value is at least ``v``, ``v < target`` that
+        it is at most ``v`` (so the value is at least ``target`` exactly when
+        the result is)."""
+        cdef int v, rem
+        cdef uint64_t rw
+        self._load(pos, side, count, nil_seat)
+        rem = self._rem()
+        if target <= (-1 if nil_seat >= 0 else 0):
+            return target          # every line reaches it
+        if target > rem:
+            return rem
+        with nogil:
+            self.ply = 0
+            v = self._search(target, &rw)
+        return v
+
+    cpdef list card_groups(self, object pos, int side, int count, int nil_seat):
+        """``(card_mask, value)`` for every group of equivalent legal cards of
+        the seat to move, in search order."""
+        cdef int i, i2, k, n, v, w, base, best, seat, rem, maxnode, s
+        cdef uint64_t saved_hand[4]
+        cdef int saved_tcard[4]
+        cdef int saved_tlen, saved_leader, saved_twin, saved_broken
+        cdef uint64_t alive, a, hr, grp
+        cdef Move* mv
+        cdef list out = []
+        self._load(pos, side, count, nil_seat)
+        seat = (self.tleader + self.tlen) & 3
+        maxnode = (self.side >> seat) & 1
+        alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
+        for i in range(self.tlen):
+            alive |= DS_ONE << self.tcard[i]
+        for i in range(4):
+            saved_hand[i] = self.hand[i]
+            saved_tcard[i] = self.tcard[i]
+        saved_tlen, saved_leader, saved_twin, saved_broken = \
+            self.tlen, self.tleader, self.twin, self.broken
+        # one move per group of equivalent cards, likely best first
+        mv = &self.moves[MAX_PLY - 1][0]
+        n = self._gen(seat, mv)
+        if n > 1:
+            self._order(seat, mv, n)
+            _sort_moves(mv, n)
+        best = -100
+        for i2 in range(n):
+            k = mv[i2].card
+            s = k // 13
+            a = _suit(alive, s)
+            hr = ds_pext(_suit(self.hand[seat], s), a)
+            w = ds_pop(a & ((DS_ONE << (k - 13 * s)) - 1))    # the card's place in hr
+            base = w
+            while base > 0 and (hr >> (base - 1)) & 1:
+                base -= 1
+            grp = ds_pdep(((DS_ONE << (w + 1)) - 1) & ~((DS_ONE << base) - 1), a)
             with nogil:
-                if target == -1000:
-                    v = self._root_value()
+                w = self._apply(k)
+                if w >= 0 and w == self.nil:
+                    v = -1
                 else:
-                    # testing aid: a given first guess for the MTD driver
-                    v = self._value(-1 if self.nil >= 0 else 0, self._rem(), target)
-            return v
+                    base = 0 if w < 0 else ((self.count >> w) & 1)
+                    rem = self._rem()
+                    if rem == 0:
+                        v = base
+                    else:
+                        v = self._value(-1 if self.nil >= 0 else 0, rem,
+                                        (best - base) if best > -100 else self._guess())
+                        if v >= 0:
+                            v += base
+                for i in range(4):
+                    self.hand[i] = saved_hand[i]
+                    self.tcard[i] = saved_tcard[i]
+                self.tlen, self.tleader, self.twin, self.broken = \
+                    saved_tlen, saved_leader, saved_twin, saved_broken
+            if best == -100 or (v > best if maxnode else v < best):
+                best = v
+            out.append(((grp << (13 * s)), v))
+        return out
 
-        if kind == KIND_GROUPS:
-            out = []
+    cpdef list optimal_line(self, object pos, int side, int count, int nil_seat):
+        """The cards of one optimal play-out from ``pos`` to the end of the hand."""
+        cdef int i, i2, k, n, v, w, base, seat, rem, ok, lost, t
+        cdef uint64_t saved_hand[4]
+        cdef int saved_tcard[4]
+        cdef int saved_tlen, saved_leader, saved_twin, saved_broken
+        cdef uint64_t rw
+        cdef Move* mv
+        cdef list out = []
+        self._load(pos, side, count, nil_seat)
+        lost = 0
+        with nogil:
+            v = self._root_value()
+        while True:
+            rem = self._rem()
+            if rem == 0:
+                break
             seat = (self.tleader + self.tlen) & 3
-            maxnode = (self.side >> seat) & 1
-            alive = self.hand[0] | self.hand[1] | self.hand[2] | self.hand[3]
-            for i in range(self.tlen):
-                alive |= DS_ONE << self.tcard[i]
-            for i in range(4):
-                saved_hand[i] = self.hand[i]
-                saved_tcard[i] = self.tcard[i]
-            saved_tlen, saved_leader, saved_twin, saved_broken = \
-                self.tlen, self.tleader, self.twin, self.broken
-            # one move per group of equivalent cards, likely best first
-            mv = &self.moves[MAX_PLY - 1][0]
-            n = self._gen(seat, mv)
-            if n > 1:
-                self._order(seat, mv, n)
-                _sort_moves(mv, n)
-            best = -100
-            for i2 in range(n):
-                k = mv[i2].card
-                s = k // 13
-                a = _suit(alive, s)
-                hr = ds_pext(_suit(self.hand[seat], s), a)
-                w = ds_pop(a & ((DS_ONE << (k - 13 * s)) - 1))    # the card's place in hr
-                base = w
-                while base > 0 and (hr >> (base - 1)) & 1:
-                    base -= 1
-                grp = ds_pdep(((DS_ONE << (w + 1)) - 1) & ~((DS_ONE << base) - 1), a)
-                with nogil:
-                    w = self._apply(k)
+            with nogil:
+                mv = &self.moves[MAX_PLY - 1][0]
+                n = self._gen(seat, mv)
+                k = -1
+                for i in range(4):
+                    saved_hand[i] = self.hand[i]
+                    saved_tcard[i] = self.tcard[i]
+                saved_tlen, saved_leader, saved_twin, saved_broken = \
+                    self.tlen, self.tleader, self.twin, self.broken
+                for i in range(n):
+                    w = self._apply(mv[i].card)
                     if w >= 0 and w == self.nil:
-                        v = -1
+                        base = -100       # nil lost on this trick
                     else:
                         base = 0 if w < 0 else ((self.count >> w) & 1)
-                        rem = self._rem()
-                        if rem == 0:
-                            v = base
+                    if lost:
+                        ok = 1
+                    elif (self.side >> seat) & 1:
+                        # need child value >= v
+                        if v < 0:
+                            ok = 1
+                        elif base == -100:
+                            ok = 0
+                        elif self._rem() == 0:
+                            ok = base >= v
                         else:
-                            v = self._value(-1 if self.nil >= 0 else 0, rem,
-                                            (best - base) if best > -100 else self._guess())
-                            if v >= 0:
-                                v += base
-                    for i in range(4):
-                        self.hand[i] = saved_hand[i]
-                        self.tcard[i] = saved_tcard[i]
+                            self.ply = 0
+                            t = v - base if self.nil < 0 or v - base > 0 else 0
+                            ok = self._search(t, &rw) >= t
+                    else:
+                        # need child value <= v, i.e. not >= v + 1
+                        if base == -100:
+                            ok = 1
+                        elif self._rem() == 0:
+                            ok = base <= v
+                        else:
+                            self.ply = 0
+                            t = 0 if self.nil >= 0 and v + 1 - base <= 0 else v + 1 - base
+                            ok = self._search(t, &rw) < t
+                    if ok:
+                        k = mv[i].card
+                        if base == -100:
+                            lost = 1
+                        elif base > 0:
+                            v -= base
+                        break
+                    for i2 in range(4):
+                        self.hand[i2] = saved_hand[i2]
+                        self.tcard[i2] = saved_tcard[i2]
                     self.tlen, self.tleader, self.twin, self.broken = \
                         saved_tlen, saved_leader, saved_twin, saved_broken
-                if best == -100 or (v > best if maxnode else v < best):
-                    best = v
-                out.append(((grp << (13 * s)), v))
-            return out
-
-        if kind == KIND_LINE:
-            out = []
-            lost = 0
-            with nogil:
-                v = self._root_value()
-            while True:
-                rem = self._rem()
-                if rem == 0:
-                    break
-                seat = (self.tleader + self.tlen) & 3
-                with nogil:
-                    mv = &self.moves[MAX_PLY - 1][0]
-                    n = self._gen(seat, mv)
-                    k = -1
-                    for i in range(4):
-                        saved_hand[i] = self.hand[i]
-                        saved_tcard[i] = self.tcard[i]
-                    saved_tlen, saved_leader, saved_twin, saved_broken = \
-                        self.tlen, self.tleader, self.twin, self.broken
-                    for i in range(n):
-                        w = self._apply(mv[i].card)
-                        if w >= 0 and w == self.nil:
-                            base = -100       # nil lost on this trick
-                        else:
-                            base = 0 if w < 0 else ((self.count >> w) & 1)
-                        if lost:
-                            ok = 1
-                        elif (self.side >> seat) & 1:
-                            # need child value >= v
-                            if v < 0:
-                                ok = 1
-                            elif base == -100:
-                                ok = 0
-                            elif self._rem() == 0:
-                                ok = base >= v
-                            else:
-                                self.ply = 0
-                                t = v - base if self.nil < 0 or v - base > 0 else 0
-                                ok = self._search(t, &rw) >= t
-                        else:
-                            # need child value <= v, i.e. not >= v + 1
-                            if base == -100:
-                                ok = 1
-                            elif self._rem() == 0:
-                                ok = base <= v
-                            else:
-                                self.ply = 0
-                                t = 0 if self.nil >= 0 and v + 1 - base <= 0 else v + 1 - base
-                                ok = self._search(t, &rw) < t
-                        if ok:
-                            k = mv[i].card
-                            if base == -100:
-                                lost = 1
-                            elif base > 0:
-                                v -= base
-                            break
-                        for i2 in range(4):
-                            self.hand[i2] = saved_hand[i2]
-                            self.tcard[i2] = saved_tcard[i2]
-                        self.tlen, self.tleader, self.twin, self.broken = \
-                            saved_tlen, saved_leader, saved_twin, saved_broken
-                if k < 0:
-                    raise RuntimeError("engine: no move keeps the value (internal error)")
-                out.append(k)
-            return out
-
-        raise ValueError(f"unknown query kind {kind!r}")
+            if k < 0:
+                raise RuntimeError("engine: no move keeps the value (internal error)")
+            out.append(k)
+        return out

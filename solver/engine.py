@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .cards import iter_cards
+from .play import Position as PlayPosition
 from .reference import NIL_LOST, PositionError, check_position
 
 __all__ = [
@@ -53,12 +54,13 @@ except ImportError as exc:  # pragma: no cover - depends on the build
 
 DEFAULT_TT_MB: float = _engine.DEFAULT_TT_MB
 
-Position = Tuple[Tuple[int, int, int, int], int, int, Tuple[int, ...], bool, bool, int, int]
+Query = Tuple[PlayPosition, int, int, int]
 
 
 def _normalise(hands: Sequence[int], leader: int, side: int, trick: Sequence[int],
                spades_broken: bool, breaking: bool, count: Optional[int],
-               nil_seat: Optional[int]) -> Position:
+               nil_seat: Optional[int]) -> Query:
+    """The compiled questions' arguments: (position, side, count, nil seat or -1)."""
     try:
         hands_t = tuple(int(h) for h in hands)
         trick_t = tuple(int(c) for c in trick)
@@ -76,8 +78,8 @@ def _normalise(hands: Sequence[int], leader: int, side: int, trick: Sequence[int
         nil_seat = int(nil_seat)
         if not 0 <= nil_seat <= 3:
             raise PositionError(f"nil_seat must be a seat 0..3, not {nil_seat!r}")
-    return (hands_t, leader, side, trick_t, bool(spades_broken), bool(breaking), count,
-            -1 if nil_seat is None else nil_seat)
+    pos = PlayPosition(hands_t, leader, trick_t, bool(spades_broken), bool(breaking))
+    return pos, side, count, -1 if nil_seat is None else nil_seat
 
 
 def _cards_of(mask: int) -> Tuple[int, ...]:
@@ -125,18 +127,17 @@ class Solver:
         return self._core.tt_bytes
 
     def clear(self) -> None:
-        """Empty the transposition table (cold start) and zero ``nodes``."""
+        """Empty the transposition table (cold start) and zero the statistics."""
         self._core.clear()
-        self._core.nodes = 0
 
     def reset_stats(self) -> None:
-        self._core.nodes = 0
+        self._core.reset_stats()
 
     def max_tricks(self, hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
                    spades_broken: bool = False, breaking: bool = True,
                    count: Optional[int] = None, nil_seat: Optional[int] = None) -> int:
         pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
-        return self._core.query(_engine.KIND_MAX, *pos)
+        return self._core.max_tricks(*pos)
 
     def at_least(self, hands: Sequence[int], leader: int, side: int, target: int,
                  trick: Sequence[int] = (), spades_broken: bool = False, breaking: bool = True,
@@ -156,17 +157,16 @@ class Solver:
         a value ``v < target`` means ``max_tricks(...) <= v`` (``-1``: the nil
         cannot be kept). Lets a caller narrow a value in few searches."""
         pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
-        return int(self._core.query(_engine.KIND_TEST, *pos, int(target)))
+        return self._core.bound(*pos, int(target))
 
     def card_groups(self, hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
                     spades_broken: bool = False, breaking: bool = True,
                     count: Optional[int] = None,
                     nil_seat: Optional[int] = None) -> List[Tuple[Tuple[int, ...], int]]:
         pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
-        groups = [(_cards_of(mask), value)
-                  for mask, value in self._core.query(_engine.KIND_GROUPS, *pos)]
-        hands_t, leader, side, trick_t = pos[0], pos[1], pos[2], pos[3]
-        seat = (leader + len(trick_t)) % 4
+        groups = [(_cards_of(mask), value) for mask, value in self._core.card_groups(*pos)]
+        position, side = pos[0], pos[1]
+        seat = (position.leader + len(position.trick)) % 4
         sign = -1 if side >> seat & 1 else 1
         groups.sort(key=lambda g: (sign * g[1], g[0][0]))
         return groups
@@ -176,7 +176,7 @@ class Solver:
                     count: Optional[int] = None, nil_seat: Optional[int] = None) -> Dict[int, int]:
         pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
         out: Dict[int, int] = {}
-        for mask, value in self._core.query(_engine.KIND_GROUPS, *pos):
+        for mask, value in self._core.card_groups(*pos):
             for card in iter_cards(mask):
                 out[card] = value
         return dict(sorted(out.items()))
@@ -185,7 +185,7 @@ class Solver:
                      spades_broken: bool = False, breaking: bool = True,
                      count: Optional[int] = None, nil_seat: Optional[int] = None) -> List[int]:
         pos = _normalise(hands, leader, side, trick, spades_broken, breaking, count, nil_seat)
-        return list(self._core.query(_engine.KIND_LINE, *pos))
+        return self._core.optimal_line(*pos)
 
 
 _default: Optional[Solver] = None
