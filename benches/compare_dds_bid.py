@@ -18,7 +18,7 @@ It checks that ours and DDS agree on every solve (exit code 1 if not) and
 prints the mean full-solve CPU per sample for each, their ratio, the trick
 starts each engine visited (DDS reports those as its nodes) and the CPU per
 trick start, and what
-the issue-5 bar (1000 samples in 15 s wall on 2 cores, i.e. 30 ms of CPU
+the bid speed bar (1000 samples in 15 s wall on 2 cores, i.e. 30 ms of CPU
 per sample) would need: how long 1000 samples of the three full solves
 alone would take on 2 cores at each engine's speed, before any nil question.
 Times are CPU time of this process (``time.process_time``), which drifts

@@ -1,6 +1,6 @@
 """Bid simulation benchmark: wall time of ``solver.bid.analyse`` for one
 player (sampling, the per-layout double-dummy solves in a process pool, the
-statistics), the issue-5 bar being 1000 samples in at most 15 s on 2 cores.
+statistics), against the bid speed bar: 1000 samples in at most 15 s on 2 cores.
 
 As a pytest-benchmark suite (one round, 200 samples unless
 ``BENCH_BID_SAMPLES`` says otherwise)::

@@ -4,13 +4,13 @@ from __future__ import annotations
 import importlib
 
 MODULES = [
-    "show", "score",               # issue 2 (foundation)
-    "convert",                     # issue 2: PBN import/export
-    "batch",                       # issue 3 (engine): batch deals
-    "solve",                       # issue 3 (engine): DD result and DD table
-    "analyse",                     # issue 3 (engine): card values and an optimal line
-    "duck",                        # issue 4: duck analysis
-    "bid",                         # issue 5
+    "show", "score",               # a deal file: the table, the auction, the scores
+    "convert",                     # PBN deal strings in and out
+    "batch",                       # many PBN deals, double dummy
+    "solve",                       # the double-dummy result and the DD table
+    "analyse",                     # every legal card's value and an optimal line
+    "duck",                        # what a duck does to every player's score
+    "bid",                         # bid soundness by double-dummy simulation
 ]
 
 

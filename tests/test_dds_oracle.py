@@ -1,4 +1,4 @@
-"""DDS cross-check (issue 3 item 5): with the spade-breaking rule off, Dummy
+"""DDS cross-check: with the spade-breaking rule off, Dummy
 Hand Spades play is bridge play with spades trump, so every answer of our
 engine must equal DDS's (through endplay).
 

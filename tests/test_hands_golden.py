@@ -105,7 +105,7 @@ def check_nil_candidate(d):
 
 CHECKS = {
     "worked-example": check_worked_example,
-    "duck-worked-example": check_worked_example,  # issue 4: a real deal for it (DD: tests/test_duck.py)
+    "duck-worked-example": check_worked_example,  # the same hands (its DD facts: tests/test_duck.py)
     "nil-bets": check_nil_bets,
     "spade-breaking": check_spade_breaking,
     "mid-play": check_mid_play,
