@@ -316,20 +316,18 @@ def test_card_level(deal):
     assert any(not o.duck for o in a.cards)
 
 
-def test_a_defenders_duck_gains_and_losses():
-    """Somewhere among seeded late positions a defender's duck sets the other defender."""
-    for seed in range(1, 200):
-        deal = late_deal(seed, calls=("4", "7", "8"), tricks=9)
-        state = deal.play_state()
-        if state.controller not in (1, 3):
-            continue
-        a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
-        ducks = [o for o in a.cards if o.duck]
-        for o in ducks:
-            if o.gains and a.declarer in o.gains and o.loses:
-                assert all(p in a.defenders for p in o.loses)
-                return
-    pytest.fail("no duck found")  # pragma: no cover
+@pytest.mark.parametrize("seed", [72, 83])
+def test_a_defenders_duck_gains_and_losses(seed):
+    """A defender's duck can set the other defender: on these seeded late
+    positions (the first two such among seeds 1-199) a defender to play has a
+    duck that gains the declarer something and costs only defenders."""
+    deal = late_deal(seed, calls=("4", "7", "8"), tricks=9)
+    assert deal.play_state().controller in (1, 3)  # a defender to play
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
+    found = [o for o in a.cards if o.duck and o.gains and a.declarer in o.gains and o.loses]
+    assert found
+    for o in found:
+        assert all(p in a.defenders for p in o.loses)
 
 
 # ------------------------------------------------------------ nils
