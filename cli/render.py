@@ -9,7 +9,9 @@ from rich.text import Text
 
 from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, format_card, format_holding,
                           iter_cards, suit_of)
-from dummy_spades.solver.scoring import NilBet, Standing
+from dummy_spades.solver.auction import MIRROR, STANDARD, SUICIDE, Auction, legal_bids, spade_count
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.scoring import DUMMY, NilBet, Standing
 
 RED_SUITS = (HEARTS, DIAMONDS)
 
@@ -64,3 +66,47 @@ def nil_json(bet: NilBet, counts: Optional[bool] = None) -> Dict[str, object]:
     if counts is not None:
         out["counts"] = counts
     return out
+
+
+def allowed_text(bids: Iterable[object]) -> str:
+    """Legal bids as text: ``0 nil self, 4-13 nil dummy`` (runs of numbers with the same nils joined)."""
+    calls: List[List[object]] = []
+    for bid in bids:
+        tricks, rest = bid.call().split(" ", 1) if " " in bid.call() else (bid.call(), "")  # type: ignore[attr-defined]
+        if calls and calls[-1][2] == rest and calls[-1][1] == int(tricks) - 1:
+            calls[-1][1] = int(tricks)
+        else:
+            calls.append([int(tricks), int(tricks), rest])
+    return ", ".join((f"{a}" if a == b else f"{a}-{b}") + (f" {rest}" if rest else "")
+                     for a, b, rest in calls)
+
+
+def bidding_note(deal: Deal) -> Optional[str]:
+    """What the deal's bidding variant means for this deal (docs/RULES.md
+    "Mirror Spades (dummy version)", "Suicide Spades (dummy version)");
+    ``None`` under the standard rules."""
+    bidding = deal.variant.bidding
+    if bidding == STANDARD:
+        return None
+    auction = deal.auction or Auction(deal.players, deal.dealer)
+    if bidding == MIRROR:
+        counts = ", ".join(f"{p} {spade_count(deal.hands[p])}" for p in auction.bidding_order)
+        dummy = spade_count(deal.hands[DUMMY])
+        text = (f"Mirror: each bid is the bidder's spade count ({counts}); nobody bids the "
+                f"dummy's {dummy} spade{'' if dummy == 1 else 's'}, which play for the "
+                "declarer's side.")
+    else:
+        assert bidding == SUICIDE
+        text = ("Suicide: exactly one player bids nil (0 nil self); the others bid 4 or more "
+                "with nil on the dummy.")
+        nil = next((b.player for b in auction.bids if b.nils == (b.player,)), None)
+        if auction.declarer is not None:
+            text += (f" {nil}'s nil is the defenders' nil; {auction.declarer}'s nil on the "
+                     "dummy is the declarer side's.")
+        elif nil is not None:
+            text += f" {nil} has bid nil."
+    nxt = auction.next_bidder
+    if nxt is not None:
+        allowed = legal_bids(bidding, auction, spade_count(deal.hands[nxt])) or ()
+        text += f" {nxt} may bid: {allowed_text(allowed)}."
+    return text

@@ -22,7 +22,7 @@ from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.scoring import TRICKS_PER_HAND, PlayerScore, Standing
 
 from .common import console, emit_json, handle_errors
-from .render import nil_json, standing_json
+from .render import bidding_note, nil_json, standing_json
 
 # click's UsageError (exit 2) as typer uses it: typer >= 0.29 vendors its own click.
 UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -96,6 +96,7 @@ def score_json(deal: Deal, result: HandResult, source: str) -> Dict[str, object]
             for e in result.ledger],
         "winner": result.winner,
         "target": rules.target,
+        "variant": deal.variant.label,
     }
 
 
@@ -155,6 +156,9 @@ def _ledger_table(deal: Deal, result: HandResult) -> Table:
 
 def render_result(deal: Deal, result: HandResult) -> None:
     console.print(_scores_table(result))
+    note = bidding_note(deal)
+    if note:
+        console.print(Text(note, style="dim"))
     for n in result.ignored_nils:
         console.print(Text(f"{n.bidder}'s nil on {n.hand} does not count "
                            "(not on the same side) and is ignored.", style="dim"))

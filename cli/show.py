@@ -27,8 +27,8 @@ from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, left_of
 
 from .common import console, emit_json, handle_errors
-from .render import (card_names, card_text, cards_json, cards_text, display_order, holding_lines,
-                     nil_json, standing_json)
+from .render import (bidding_note, card_names, card_text, cards_json, cards_text, display_order,
+                     holding_lines, nil_json, standing_json)
 
 POSITIONS = ("bottom", "left", "top", "right")  # clockwise from the bottom
 
@@ -100,6 +100,8 @@ def show_json(deal: Deal) -> Dict[str, object]:
         },
         "variant": {
             "name": deal.variant.name,
+            "bidding": deal.variant.bidding,
+            "label": deal.variant.label,
             "cards_each": deal.variant.cards_each,
             "seen": {p: cards_json(m) for p, m in deal.variant.seen.items()},
             "face_up": cards_json(deal.variant.face_up),
@@ -262,14 +264,17 @@ def _extras(deal: Deal) -> List[object]:
                     f"{r.scoring.bag_threshold} bags cost {r.scoring.bag_penalty}; "
                     f"game to {r.scoring.target}", style="dim"))
     v = deal.variant
-    if v.name != "no-peeky":
-        line = Text(f"Variant: {v.name}")
+    if v.label != "no-peeky":
+        line = Text(f"Variant: {v.label}")
         if v.is_flip and v.face_up:
             line.append(" — face up: ")
             line.append_text(cards_text(display_order(iter_cards(v.face_up))))
         for player, mask in v.seen.items():
             line.append(f"\n  {player} {'turned up' if v.is_flip else 'looked at'}: ")
             line.append_text(cards_text(display_order(iter_cards(mask))))
+        note = bidding_note(deal)
+        if note:
+            line.append(f"\n{note}")
         out.append(line)
     if deal.scores:
         t = Table(title="Running scores before this hand", title_justify="left", show_edge=False,

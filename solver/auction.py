@@ -7,13 +7,19 @@
 * Nil designations: on one's own hand (always counts), on the dummy (counts
   only if the bidder becomes declarer), on another real player's hand (counts
   only if both end up defenders). :func:`nil_counts` is the one place for that rule.
+* Bidding variants (docs/RULES.md "Mirror Spades (dummy version)" and
+  "Suicide Spades (dummy version)"): which bids the next bidder may make.
+  :func:`legal_bids` lists them and :func:`check_bid` explains a bid that is
+  not among them; both are the one place for those rules.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from .cards import SPADES, SUIT_MASK
+from .cards import count as popcount
 from .errors import AuctionError
 from .scoring import DUMMY, TRICKS_PER_HAND, NilBet
 from .seating import bidding_order, check_table, first_bidder
@@ -205,3 +211,100 @@ class Auction:
             raise AuctionError(f"{len(calls)} bids", field="auction",
                                expected="at most three bids, one per real player")
         return cls(tuple(players), dealer, tuple(bids))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------ bidding variants
+STANDARD, MIRROR, SUICIDE = "standard", "mirror", "suicide"
+BIDDING_RULES = (STANDARD, MIRROR, SUICIDE)
+#: The smallest bid other than nil under Suicide.
+SUICIDE_LEAST = 4
+
+def spade_count(hand: int) -> int:
+    """The number of spades in ``hand`` (a card mask)."""
+    return popcount(hand & SUIT_MASK[SPADES])
+
+
+def _own_nil(bid: Bid) -> bool:
+    return bid.tricks == 0 and bid.nils == (bid.player,)
+
+
+def legal_bids(bidding: str, auction: Auction, spades: int) -> Optional[Tuple[Bid, ...]]:
+    """Every bid the next bidder of ``auction`` may make under ``bidding``
+    when they hold ``spades`` spades; ``None`` under the standard rules
+    (any number 0-13 with any nil designations).
+
+    * Mirror: the one bid equal to the spade count, ``0 nil self`` without spades.
+    * Suicide: ``0 nil self`` while nobody has bid nil; ``N nil dummy``
+      (N = 4..13) unless the bidder is the dealer and nobody has bid nil.
+    """
+    player = auction.next_bidder
+    if player is None:
+        raise AuctionError("the auction is complete", field="auction",
+                           expected="an auction with a bid still to come")
+    if bidding == STANDARD:
+        return None
+    if bidding == MIRROR:
+        return (Bid(player, spades, (player,) if spades == 0 else ()),)
+    if bidding == SUICIDE:
+        nil_taken = any(_own_nil(b) for b in auction.bids)
+        last = len(auction.bids) == len(auction.players) - 1
+        out = [] if nil_taken else [Bid(player, 0, (player,))]
+        if nil_taken or not last:
+            out += [Bid(player, t, (DUMMY,)) for t in range(SUICIDE_LEAST, TRICKS_PER_HAND + 1)]
+        return tuple(out)
+    raise AuctionError(f"unknown bidding rules {bidding!r}", field="variant",
+                       expected=f"one of {', '.join(BIDDING_RULES)}")
+
+
+def check_bid(bidding: str, auction: Auction, bid: Bid, spades: int) -> None:
+    """Raise an :class:`AuctionError` (field ``bid`` or ``nil``) saying why
+    ``bid`` is not one of :func:`legal_bids` for the next bidder of ``auction``."""
+    allowed = legal_bids(bidding, auction, spades)
+    if allowed is None or bid in allowed:
+        return
+    who = bid.player
+    if bidding == MIRROR:
+        (want,) = allowed
+        held = "no spades" if spades == 0 else f"{spades} spade{'' if spades == 1 else 's'}"
+        if bid.tricks != spades:
+            why = ("a player without spades bids nil" if spades == 0 else
+                   "each bid is the bidder's own number of spades")
+            raise AuctionError(f"{who} bids {bid.call()} holding {held}", field="bid",
+                               expected=f"{want.call()}: under mirror {why}")
+        why = ("a player without spades bids nil" if spades == 0 else
+               "only a player without spades declares nil, on their own hand")
+        raise AuctionError(f"{who} holds {held} and bids {bid.call()}", field="nil",
+                           expected=f"{want.call()}: under mirror {why}")
+    # suicide
+    nil_bidder = next((b.player for b in auction.bids if _own_nil(b)), None)
+    if bid.tricks == 0 or who in bid.nils:
+        if bid.tricks != 0 or bid.nils != (who,):
+            raise AuctionError(f"{who} bids {bid.call()}", field="nil" if bid.tricks == 0 else "bid",
+                               expected="0 nil self: under suicide a nil bid is 0 with a nil on "
+                                        "the bidder's own hand and no other")
+        raise AuctionError(f"{who} bids nil after {nil_bidder} has", field="bid",
+                           expected=f"{SUICIDE_LEAST} to 13 nil dummy: under suicide exactly one "
+                                    "player bids nil")
+    if bid.tricks < SUICIDE_LEAST:
+        raise AuctionError(f"{who} bids {bid.call()}", field="bid",
+                           expected=f"0 nil self, or {SUICIDE_LEAST} to 13 nil dummy: under "
+                                    f"suicide a player bids nil or at least {SUICIDE_LEAST}")
+    if bid.nils != (DUMMY,):
+        raise AuctionError(f"{who} bids {bid.call()}", field="nil",
+                           expected=f"{bid.tricks} nil dummy: under suicide a bid of "
+                                    f"{SUICIDE_LEAST} or more names the dummy nil and no other "
+                                    "hand (the declarer's side holds its nil through the dummy)")
+    raise AuctionError(f"{who} bids {bid.call()} but nobody has bid nil", field="bid",
+                       expected="0 nil self: under suicide exactly one player bids nil, and the "
+                                "dealer bids last")
+
+
+def check_auction(bidding: str, auction: Auction, spades: Mapping[str, int]) -> None:
+    """Check every bid of ``auction`` under ``bidding``; ``spades``: each
+    real player's spade count. Errors name ``auction[i]``."""
+    for i, bid in enumerate(auction.bids):
+        try:
+            check_bid(bidding, Auction(auction.players, auction.dealer, auction.bids[:i]), bid,
+                      spades[bid.player])
+        except AuctionError as err:
+            raise err.within(f"auction[{i}]") from None

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Dict, Iterator, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
-from .auction import Auction
+from .auction import BIDDING_RULES, MIRROR, STANDARD, Auction, check_auction, spade_count
 from .cards import (FULL_DECK, CardError, format_card, format_hand, iter_cards, parse_card,
                     parse_hand)
 from .cards import count as popcount
@@ -74,6 +74,10 @@ VARIANT_CARDS = {"no-peeky": 0, "three-peeky": 3, "four-peeky": 4,
                  "flip-1": 1, "flip-2": 2, "flip-3": 3, "flip-4": 4}
 _NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four",
                  "one": "1", "two": "2", "three": "3", "four": "4"}
+#: The variants a deal file may name, alone or combined as the rules allow.
+VARIANT_FORMS = ("no-peeky, three-peeky, four-peeky, flip-1 .. flip-4; mirror (alone); "
+                 "suicide alone or with one of the others, e.g. suicide + flip-2")
+_BIDDING_WORD = re.compile(r"\b(mirror|suicide)(?:[\s_-]*spades)?\b")
 
 
 def parse_variant_name(text: str) -> str:
@@ -89,23 +93,68 @@ def parse_variant_name(text: str) -> str:
         n = m.group(1)
         key = f"flip-{n if n.isdigit() else _NUMBER_WORDS.get(n, n)}"
     if key not in VARIANT_CARDS:
-        raise DealError(f"unknown variant {text!r}", field="variant",
-                        expected=f"one of {', '.join(VARIANT_CARDS)}")
+        raise DealError(f"unknown variant {text!r}", field="variant", expected=VARIANT_FORMS)
     return key
+
+
+def parse_variant(text: str) -> Tuple[str, str]:
+    """``(name, bidding)`` of a variant text that may combine a bidding
+    variant with a dummy-visibility one: ``suicide + flip-2`` -> ``("flip-2",
+    "suicide")``, ``Mirror Spades`` -> ``("no-peeky", "mirror")``, ``3 peeky``
+    -> ``("three-peeky", "standard")``. The combination is checked by
+    :class:`Variant`."""
+    key = str(text).strip().lower()
+    biddings = [m.group(1) for m in _BIDDING_WORD.finditer(key)]
+    rest = re.sub(r"^[\s+,&/]+|[\s+,&/]+$", "", _BIDDING_WORD.sub(" ", key))
+    rest = re.sub(r"^(and|with)\s+|\s+(and|with)$", "", rest.strip())
+    if len(biddings) > 1:
+        raise DealError(f"variant {text!r} names {' and '.join(biddings)}", field="variant",
+                        expected=f"at most one of mirror and suicide ({VARIANT_FORMS})")
+    if biddings and not rest:
+        return "no-peeky", biddings[0]
+    parts = [s for s in re.split(r"\s*(?:[+,&/]|\band\b|\bwith\b)\s*", rest) if s]
+    if len(parts) > 1:
+        names = [parse_variant_name(s) for s in parts]
+        raise DealError(f"variant {text!r} combines {' and '.join(names)}", field="variant",
+                        expected=f"one dummy variant at most ({VARIANT_FORMS})")
+    try:
+        name = parse_variant_name(rest)
+    except DealError:
+        raise DealError(f"unknown variant {text!r}", field="variant", expected=VARIANT_FORMS) from None
+    return name, biddings[0] if biddings else STANDARD
 
 
 @dataclass(frozen=True)
 class Variant:
-    """How much of the dummy is seen before the auction (docs/RULES.md
-    "Auction variants"). ``seen``: for each
-    real player who has picked, the mask of dummy cards they looked at
-    (peeky variants, privately) or turned face up (flip-N, for all to see)."""
+    """The auction variant (docs/RULES.md "Auction variants"): how much of
+    the dummy is seen before the auction (``name``) and the bidding rules
+    (``bidding``: ``standard``, ``mirror`` or ``suicide``; docs/RULES.md
+    "Combining variants" says which go together). ``seen``: for each real
+    player who has picked, the mask of dummy cards they looked at (peeky
+    variants, privately) or turned face up (flip-N, for all to see).
+
+    ``name`` also takes a combined text: ``Variant("suicide + flip-2")``."""
 
     name: str = "no-peeky"
     seen: FrozenMap[str, int] = field(default_factory=FrozenMap)
+    bidding: str = STANDARD
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "name", parse_variant_name(self.name))
+        name, bidding = parse_variant(self.name)
+        if self.bidding not in BIDDING_RULES:
+            raise DealError(f"unknown bidding rules {self.bidding!r}", field="variant",
+                            expected=f"one of {', '.join(BIDDING_RULES)}")
+        if bidding != STANDARD and self.bidding not in (STANDARD, bidding):
+            raise DealError(f"variant {self.name!r} with {self.bidding} bidding", field="variant",
+                            expected=f"at most one of mirror and suicide ({VARIANT_FORMS})")
+        bidding = bidding if bidding != STANDARD else self.bidding
+        if bidding == MIRROR and name != "no-peeky":
+            raise DealError(f"mirror cannot be combined with {name}", field="variant",
+                            expected="mirror alone: its bids are forced by the bidders' own "
+                                     "spades, so seeing the dummy would change none "
+                                     f"(allowed: {VARIANT_FORMS})")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "bidding", bidding)
         object.__setattr__(self, "seen", FrozenMap(self.seen))
         n = self.cards_each
         flipped = 0
@@ -122,6 +171,14 @@ class Variant:
                 raise DealError(f"{twice} already turned face up by another player", field=where,
                                 expected="cards still face down (flipped cards stay face up)")
             flipped |= mask
+
+    @property
+    def label(self) -> str:
+        """The variant as a deal file writes it: ``suicide + flip-2``,
+        ``mirror``, ``three-peeky``, ``no-peeky``."""
+        if self.bidding == STANDARD:
+            return self.name
+        return self.bidding if self.name == "no-peeky" else f"{self.bidding} + {self.name}"
 
     @property
     def cards_each(self) -> int:
@@ -151,7 +208,7 @@ class Variant:
         return self.face_up | self.seen_by(player)
 
     def __repr__(self) -> str:
-        return f"Variant({self.name!r}, {dict(self.seen)!r})"
+        return f"Variant({self.label!r}, {dict(self.seen)!r})"
 
 
 # -------------------------------------------------------------------- deal
@@ -256,6 +313,8 @@ class Deal:
         if a is not None and (a.players != self.players or a.dealer != self.dealer):
             raise DealError("the auction's players or dealer differ from the deal's", field="auction",
                             expected=f"players {', '.join(self.players)} with dealer {self.dealer}")
+        if a is not None:
+            check_auction(self.variant.bidding, a, {p: spade_count(self.hands[p]) for p in self.players})
 
     def _check_scores(self) -> None:
         scores = dict(self.scores or {})

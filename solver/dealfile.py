@@ -18,7 +18,7 @@ import yaml
 from .auction import Auction, Bid
 from .cards import (CardError, cards_mask, format_card, format_hand, iter_cards, parse_card,
                     parse_hand, parse_suit, parse_suit_holding)
-from .deal import DEFAULT_DEAL_RULES, Deal, Rules, Variant
+from .deal import DEFAULT_DEAL_RULES, VARIANT_FORMS, Deal, Rules, Variant
 from .errors import DealError, DealFileError
 from .scoring import DEFAULT_RULES, ScoringError, ScoringRules, Standing
 
@@ -253,20 +253,29 @@ def _read_scores(f: _Field) -> Dict[str, Standing]:
     return out
 
 
+def _variant_text(f: _Field) -> str:
+    """A variant name, or a list of names to combine (``[suicide, flip-2]``)."""
+    if isinstance(f.node, yaml.SequenceNode):
+        return " + ".join(item.text(VARIANT_FORMS) for item in f.sequence(VARIANT_FORMS))
+    return f.text(VARIANT_FORMS)
+
+
 def _read_variant(f: _Field) -> Variant:
-    expected = "no-peeky, three-peeky, four-peeky or flip-1 .. flip-4"
-    if isinstance(f.node, yaml.ScalarNode):
-        return f.parsed(Variant, expected)
-    fields = f.mapping("a variant name, or {name: flip-2, seen: {Alice: [HK, C2]}}")
+    expected = VARIANT_FORMS
+    if isinstance(f.node, (yaml.ScalarNode, yaml.SequenceNode)):
+        text = _variant_text(f)
+        return f.attempt(lambda: Variant(text))
+    fields = f.mapping("a variant name, or {name: suicide + flip-2, seen: {Alice: [HK, C2]}}")
     _known_keys(f, fields, ("name", "seen"))
     if "name" not in fields:
         raise f.fail("no 'name'", expected)
-    name = fields["name"].parsed(lambda t: Variant(t).name, expected)
+    name = _variant_text(fields["name"])
+    variant = fields["name"].attempt(lambda: Variant(name))
     seen = {}
     if "seen" in fields:
         for player, sub in fields["seen"].mapping("the dummy cards each player saw: {Alice: [HK, C2]}").items():
             seen[player] = _cards(sub, sub.words("dummy cards such as HK C2"))
-    return Variant(name, seen)
+    return Variant(variant.name, seen, variant.bidding)
 
 
 def _build(top: _Field) -> Deal:
@@ -393,12 +402,12 @@ def dump_deal(deal: Deal) -> str:
         v = deal.variant
         if v.seen:
             out.append("variant:")
-            out.append(f"  name: {v.name}")
+            out.append(f"  name: {v.label}")
             out.append("  seen:")
             out.extend(f"    {_scalar(p)}: [{', '.join(format_card(c) for c in iter_cards(m))}]"
                        for p, m in v.seen.items())
         else:
-            out.append(f"variant: {v.name}")
+            out.append(f"variant: {v.label}")
     return "\n".join(out) + "\n"
 
 

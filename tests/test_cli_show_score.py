@@ -21,7 +21,7 @@ SEATING_FIELDS = {"declarer", "left_defender", "dummy", "right_defender", "play_
 PLAY_FIELDS = {"tricks", "current_trick", "tricks_won", "declarer_tricks", "defender_tricks",
                "spades_broken", "complete", "to_move", "played_by", "legal"}
 SCORE_FIELDS = {"declarer", "declarer_tricks", "defender_tricks", "tricks_from", "hand_tricks",
-                "players", "ignored_nils", "ledger", "winner", "target"}
+                "players", "ignored_nils", "ledger", "winner", "target", "variant"}
 PLAYER_FIELDS = {"player", "role", "bid", "side_tricks", "made", "contract_points", "bags", "nils",
                  "nil_points", "points"}
 

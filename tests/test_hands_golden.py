@@ -103,6 +103,26 @@ def check_nil_candidate(d):
     assert max(c % 13 for c in range(52) if k.hand >> c & 1) == 9  # the jack is Bob's top card
 
 
+def check_mirror(d):
+    from dummy_spades.solver.auction import MIRROR, spade_count
+
+    assert d.variant.bidding == MIRROR and d.variant.name == "no-peeky"
+    assert [(b.player, b.tricks) for b in d.auction.bids] == [
+        (p, spade_count(d.hands[p])) for p in ("Alice", "Bob", "Carol")] == [
+        ("Alice", 0), ("Bob", 4), ("Carol", 5)]
+    assert d.declarer == "Carol" and spade_count(d.dummy) == 4
+    assert d.auction.applicable_nils() == [NilBet("Alice", "Alice")]
+
+
+def check_suicide(d):
+    from dummy_spades.solver.auction import SUICIDE
+
+    assert d.variant.bidding == SUICIDE and d.declarer == "Carol"
+    assert d.auction.defenders == ("Alice", "Bob")
+    assert d.auction.applicable_nils() == [NilBet("Bob", "Bob"), NilBet("Carol", "dummy")]
+    assert d.auction.ignored_nils() == [NilBet("Alice", "dummy")]
+
+
 CHECKS = {
     "worked-example": check_worked_example,
     "duck-worked-example": check_worked_example,  # the same hands (its DD facts: tests/test_duck.py)
@@ -116,6 +136,8 @@ CHECKS = {
     "bag-penalty": check_bag_penalty,
     "no-spade-breaking": check_no_spade_breaking,
     "nil-candidate": check_nil_candidate,
+    "mirror": check_mirror,
+    "suicide": check_suicide,
 }
 
 

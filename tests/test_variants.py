@@ -1,11 +1,17 @@
 """docs/RULES.md "Auction variants": No Peeky, Three Peeky, Four Peeky, Flip N -
-names, how many dummy cards each player sees, private looks vs face-up cards."""
+names, how many dummy cards each player sees, private looks vs face-up cards;
+"Mirror Spades (dummy version)", "Suicide Spades (dummy version)" and
+"Combining variants": the legal bids, the checked auction, the scores and
+which variants go together."""
 import pytest
 
-from model_helpers import WORKED_HANDS, worked_deal
+from model_helpers import PLAYERS, WORKED_HANDS, worked_deal
+from dummy_spades.solver.auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, check_bid,
+                                         legal_bids)
 from dummy_spades.solver.cards import parse_hand
-from dummy_spades.solver.deal import Variant, parse_variant_name
-from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.deal import VARIANT_CARDS, Deal, Variant, parse_variant, parse_variant_name
+from dummy_spades.solver.errors import AuctionError, DealError
+from dummy_spades.solver.scoring import NilBet
 
 DUMMY = parse_hand(WORKED_HANDS["dummy"])  # Q532.763.T93.875
 
@@ -81,3 +87,201 @@ class TestFlip:
     def test_seen_by_a_real_player(self):
         with pytest.raises(DealError):
             worked_deal(variant=Variant("flip-1", {"Zed": cards("Q...")}))
+
+
+# ------------------------------------------------------------ bidding variants
+MIRROR_HANDS = {"Alice": "-.Q9632.J742.T532", "Bob": "AK72.AK4.AK.9864",
+                "Carol": "QJT98.J85.Q96.AK", "dummy": "6543.T7.T853.QJ7"}  # spades 0, 4, 5; dummy 4
+
+
+def mirror_deal(*calls, hands=MIRROR_HANDS, dealer="Carol"):
+    auction = Auction.from_calls(PLAYERS, dealer, calls) if calls else None
+    return Deal(PLAYERS, dealer, hands, auction=auction, variant=Variant("mirror"))
+
+
+def suicide_deal(*calls, dealer="Carol", variant="suicide"):
+    auction = Auction.from_calls(PLAYERS, dealer, calls) if calls else None
+    return Deal(PLAYERS, dealer, WORKED_HANDS, auction=auction, variant=Variant(variant))
+
+
+def partial(*calls, dealer="Carol"):
+    return Auction.from_calls(PLAYERS, dealer, calls)
+
+
+def calls(bids):
+    return [b.call() for b in bids]
+
+
+class TestMirror:
+    """docs/RULES.md "Mirror Spades (dummy version)"."""
+
+    def test_each_bid_is_the_spade_count(self):
+        for spades in range(14):
+            (bid,) = legal_bids(MIRROR, partial("0 nil self"), spades)
+            assert bid.player == "Bob" and bid.tricks == spades
+
+    def test_no_spades_bids_nil_on_own_hand(self):
+        assert legal_bids(MIRROR, partial(), 0) == (Bid("Alice", 0, ("Alice",)),)
+        assert legal_bids(MIRROR, partial(), 3) == (Bid("Alice", 3),)
+
+    def test_the_forced_auction_is_accepted(self):
+        d = mirror_deal("0 nil self", "4", "5")
+        assert d.declarer == "Carol" and d.variant.bidding == MIRROR
+
+    @pytest.mark.parametrize("call, field, words", [
+        ("5", "auction[1].bid", "Bob bids 5 holding 4 spades"),
+        ("3", "auction[1].bid", "expected 4"),
+        ("4 nil dummy", "auction[1].nil", "only a player without spades declares nil"),
+        ("4 nil self", "auction[1].nil", "only a player without spades declares nil"),
+        ("4 nil Alice", "auction[1].nil", "Bob holds 4 spades and bids 4 nil Alice"),
+    ])
+    def test_any_other_bid_is_refused(self, call, field, words):
+        with pytest.raises(AuctionError) as e:
+            mirror_deal("0 nil self", call, "5")
+        assert e.value.field == field and words in str(e.value)
+
+    @pytest.mark.parametrize("call, field", [("0", "auction[0].nil"), ("1", "auction[0].bid"),
+                                             ("0 nil self dummy", "auction[0].nil")])
+    def test_without_spades_only_nil(self, call, field):
+        with pytest.raises(AuctionError) as e:
+            mirror_deal(call)
+        assert e.value.field == field and "0 nil self" in e.value.expected
+        assert "holding no spades" in str(e.value) or "holds no spades" in str(e.value)
+
+    def test_declaring_rule_unchanged_most_spades_ties_to_earliest(self):
+        hands = {"Alice": "AKQJ.AKQJ.AKQJ.A", "Bob": "T987.T987.T98.KQ", "Carol": "654.654.765.JT98",
+                 "dummy": "32.32.432.765432"}  # spades 4, 4, 3
+        d = mirror_deal("4", "4", "3", hands=hands)
+        assert d.declarer == "Alice"
+
+    def test_dummy_spades_count_for_the_declarers_side(self):
+        """Carol bids her own 5 spades; the side's tricks (dummy's included) are
+        measured against them: overtricks are her bags."""
+        d = mirror_deal("0 nil self", "4", "5")
+        r = d.score(10, {"Alice": 0})
+        carol = r.score_of("Carol")
+        assert (carol.bid, carol.side_tricks, carol.points, carol.bags) == (5, 10, 55, 5)
+        assert r.score_of("Alice").nils[0].success and r.score_of("Bob").made is False
+
+    def test_partial_auction_is_checked_too(self):
+        with pytest.raises(AuctionError) as e:
+            mirror_deal("2")
+        assert e.value.field == "auction[0].bid"
+
+
+class TestSuicide:
+    """docs/RULES.md "Suicide Spades (dummy version)"."""
+
+    NIL = "0 nil self"
+    HIGH = [f"{t} nil dummy" for t in range(4, 14)]
+
+    def test_first_bidder_nil_or_at_least_four_with_the_dummy_nil(self):
+        assert calls(legal_bids(SUICIDE, partial(), 5)) == [self.NIL] + self.HIGH
+
+    def test_after_a_nil_only_four_or_more(self):
+        assert calls(legal_bids(SUICIDE, partial("0 nil self"), 5)) == self.HIGH
+        assert calls(legal_bids(SUICIDE, partial("0 nil self", "5 nil dummy"), 5)) == self.HIGH
+
+    def test_dealer_must_bid_nil_if_nobody_has(self):
+        assert calls(legal_bids(SUICIDE, partial("5 nil dummy", "4 nil dummy"), 5)) == [self.NIL]
+        assert calls(legal_bids(SUICIDE, partial("5 nil dummy"), 5)) == [self.NIL] + self.HIGH
+
+    def test_spades_do_not_matter(self):
+        assert legal_bids(SUICIDE, partial(), 0) == legal_bids(SUICIDE, partial(), 13)
+
+    def test_every_legal_auction_has_one_nil_on_each_side(self):
+        """Enumerate every auction the rule allows: the declarer bid 4+ and
+        their dummy nil counts; exactly one defender bid nil (and counts)."""
+        seen = 0
+        stack = [partial()]
+        while stack:
+            a = stack.pop()
+            if a.is_complete:
+                seen += 1
+                decl = a.bid_of(a.declarer)
+                assert decl.tricks >= 4
+                counted = a.applicable_nils()
+                assert NilBet(a.declarer, "dummy") in counted
+                nil_defenders = [p for p in a.defenders if a.bid_of(p).nils == (p,)]
+                assert len(nil_defenders) == 1
+                assert NilBet(nil_defenders[0], nil_defenders[0]) in counted and len(counted) == 2
+                continue
+            stack += [a.with_bid(b) for b in legal_bids(SUICIDE, a, 5)]
+        assert seen == 10 * 10 * 3  # nil first, second or last; two bids of 4-13
+
+    @pytest.mark.parametrize("auction, field, words", [
+        (("3",), "auction[0].bid", "a player bids nil or at least 4"),
+        (("0",), "auction[0].nil", "expected 0 nil self"),
+        (("0 nil self dummy",), "auction[0].nil", "expected 0 nil self"),
+        (("2 nil self",), "auction[0].bid", "expected 0 nil self"),
+        (("5",), "auction[0].nil", "expected 5 nil dummy"),
+        (("5 nil dummy Bob",), "auction[0].nil", "names the dummy nil and no other hand"),
+        (("0 nil self", "0 nil self"), "auction[1].bid", "Bob bids nil after Alice has"),
+        (("5 nil dummy", "6 nil dummy", "7 nil dummy"), "auction[2].bid", "nobody has bid nil"),
+    ])
+    def test_an_illegal_bid_is_refused(self, auction, field, words):
+        with pytest.raises(AuctionError) as e:
+            suicide_deal(*auction)
+        assert e.value.field == field and words in str(e.value)
+
+    def test_nil_bidder_scores_contract_zero_with_bags(self):
+        d = suicide_deal("5 nil dummy", "0 nil self", "6 nil dummy")
+        assert d.declarer == "Carol"
+        r = d.score(9, {"Bob": 0, "dummy": 0})
+        bob, carol, alice = r.score_of("Bob"), r.score_of("Carol"), r.score_of("Alice")
+        assert (bob.points, bob.bags, bob.nil_points) == (104, 4, 100)
+        assert (carol.points, carol.nil_points) == (163, 100)
+        assert (alice.points, alice.nils) == (-50, ())
+        assert [(n.bidder, n.hand) for n in r.ignored_nils] == [("Alice", "dummy")]
+
+
+class TestCombining:
+    """docs/RULES.md "Combining variants": one dummy variant, at most one
+    bidding variant; mirror only with no-peeky."""
+
+    @pytest.mark.parametrize("name", list(VARIANT_CARDS))
+    @pytest.mark.parametrize("bidding", [STANDARD, MIRROR, SUICIDE])
+    def test_table(self, name, bidding):
+        allowed = bidding != MIRROR or name == "no-peeky"
+        if allowed:
+            v = Variant(name, bidding=bidding)
+            assert (v.name, v.bidding) == (name, bidding)
+            assert Variant(v.label) == v
+        else:
+            with pytest.raises(DealError) as e:
+                Variant(name, bidding=bidding)
+            assert e.value.field == "variant"
+            assert "mirror alone" in e.value.expected and "suicide" in e.value.expected
+
+    @pytest.mark.parametrize("text, name, bidding", [
+        ("mirror", "no-peeky", MIRROR), ("Mirror Spades", "no-peeky", MIRROR),
+        ("suicide", "no-peeky", SUICIDE), ("Suicide + 3 peeky", "three-peeky", SUICIDE),
+        ("flip-2 + suicide", "flip-2", SUICIDE), ("suicide, four peeky", "four-peeky", SUICIDE),
+        ("suicide with flip two", "flip-2", SUICIDE), ("three-peeky", "three-peeky", STANDARD),
+    ])
+    def test_names(self, text, name, bidding):
+        assert parse_variant(text) == (name, bidding)
+
+    @pytest.mark.parametrize("text, words", [
+        ("mirror suicide", "names mirror and suicide"),
+        ("mirror + flip-1", "mirror cannot be combined with flip-1"),
+        ("suicide + flip-2 + three-peeky", "combines flip-2 and three-peeky"),
+        ("suicide + flip-9", "unknown variant"),
+    ])
+    def test_refused(self, text, words):
+        with pytest.raises(DealError) as e:
+            Variant(text)
+        assert words in str(e.value) and "suicide + flip-2" in e.value.expected
+
+    def test_suicide_with_flipped_cards(self):
+        v = Variant("suicide + flip-1", {"Alice": cards("Q..."), "Bob": cards("..T.")})
+        d = suicide_deal("5 nil dummy", "0 nil self", "6 nil dummy", variant=v.label)
+        assert d.declarer == "Carol" and v.face_up == cards("Q..T.") and v.label == "suicide + flip-1"
+
+    def test_labels(self):
+        assert Variant().label == "no-peeky" and Variant("mirror").label == "mirror"
+        assert Variant("flip-3", bidding=SUICIDE).label == "suicide + flip-3"
+
+    def test_standard_rules_allow_any_bid(self):
+        assert legal_bids(STANDARD, partial(), 4) is None
+        check_bid(STANDARD, partial(), Bid("Alice", 2, ("Bob", "dummy")), 4)
