@@ -95,6 +95,8 @@ def candidate_json(k: Knowledge, c: CandidateStats) -> Dict[str, object]:
         "nil_results": [{"hand": "self" if n.hand == k.player else n.hand,
                          "counts": est(n.counts), "kept": est(n.kept)} for n in c.nils],
         "expected_score_by_declarer": {d: est(e) for d, e in c.by_role},
+        "make_by_declarer": {d: est(e) for d, e in c.make_by_role},
+        "declare_by_declarer": {d: est(e) for d, e in c.declarer_share},
     }
 
 
@@ -114,6 +116,7 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
         "bidding_order": list(k.order),
         "position": k.position + 1,
         "variant": k.variant,
+        "bidding": k.bidding,
         "hand": cards_json(k.hand),
         "dummy_known": cards_json(k.dummy_seen),
         "bids_before": [{"player": b.player, "bid": b.tricks, "nil": list(b.nils),
@@ -127,8 +130,7 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
         "seed": a.seed,
         "solves": a.queries,
         "honesty": HONESTY,
-        "later_bid_model": "each later bidder bids their own side's double-dummy tricks as "
-                           "declarer in the layout; ties go to the earlier bidder",
+        "later_bid_model": sim.LATER_BID_MODEL[k.bidding],
         "roles": [{
             "declarer": r.declarer,
             "role": r.role,
@@ -193,8 +195,8 @@ def header(a: BidAnalysis) -> Group:
     bids = ", ".join(f"{b.player} {b.call()}" for b in k.bids) or "none (you bid first)"
     lines.append(Text(f"Bids before you: {bids}"))
     if k.later_bidders:
-        lines.append(Text(f"Bid after you: {', '.join(k.later_bidders)} (modelled: each bids the "
-                          "tricks their side would take as declarer)", style="dim"))
+        lines.append(Text(f"Bid after you: {', '.join(k.later_bidders)} (modelled: "
+                          f"{sim.LATER_BID_MODEL[k.bidding]})", style="dim"))
     if k.standing is not None:
         lines.append(Text(f"Running score: {k.standing.points} ({k.standing.bags} bags); bag "
                           f"penalty {k.rules.bag_penalty} every {k.rules.bag_threshold} bags "
@@ -205,18 +207,20 @@ def header(a: BidAnalysis) -> Group:
 
 
 def histogram_table(a: BidAnalysis) -> Table:
-    t = Table(title=f"Your side's tricks by role (double-dummy, n={a.samples})",
+    each = "" if all(sum(r.histogram) == a.samples for r in a.roles) else \
+        "; each role over the samples whose spade counts give it"
+    t = Table(title=f"Your side's tricks by role (double-dummy, n={a.samples}{each})",
               title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("tricks", justify="right")
     for r in a.roles:
         t.add_column(role_label(r), no_wrap=True)
-    peak = max(max(r.histogram) for r in a.roles) / a.samples or 1.0
+    peak = max(max(r.histogram) / sum(r.histogram) for r in a.roles) or 1.0
     lo = min(min(i for i, c in enumerate(r.histogram) if c) for r in a.roles)
     hi = max(max(i for i, c in enumerate(r.histogram) if c) for r in a.roles)
     for tricks in range(lo, hi + 1):
         row = [str(tricks)]
         for r in a.roles:
-            share = r.histogram[tricks] / a.samples
+            share = r.histogram[tricks] / sum(r.histogram)
             row.append(f"{bar(share / peak)} {100 * share:5.1f}%" if r.histogram[tricks] else "")
         t.add_row(*row)
     t.add_row("mean", *[f"{r.tricks.value:.2f} ±{r.tricks.se:.2f}" if not math.isnan(r.tricks.se)
@@ -240,7 +244,8 @@ def bids_table(a: BidAnalysis) -> Table:
     best = max(a.bids, key=lambda c: c.score.value)
     for c in a.bids:
         style = "bold green" if c is best else ""
-        t.add_row(str(c.tricks), *[pct(r.make[c.tricks]) for r in a.roles], pct(c.declare),
+        t.add_row(c.call if c.candidate.nils else str(c.tricks),
+                  *[pct(r.make[c.tricks]) for r in a.roles], pct(c.declare),
                   pct(c.make), points(c.score), style=style)
     if k.standing is not None:
         t.caption = "expected scores include the bag penalty your running bags would trigger"
@@ -267,7 +272,8 @@ def candidates_table(a: BidAnalysis, top: int = 6) -> Table:
               show_edge=False, pad_edge=False)
     for col in ("", "bid", "expected score", "makes", "you declare", "nils kept (when they count)"):
         t.add_column(col, justify="left" if col in ("bid", "nils kept (when they count)") else "right")
-    shown = [c for c in a.candidates if all(n.counts.value > 0 for n in c.nils)][:top]
+    shown = [c for c in a.candidates if k.bidding != "standard"   # a variant's nils are part of the bid
+             or all(n.counts.value > 0 for n in c.nils)][:top]
     for i, c in enumerate(shown, 1):
         t.add_row(str(i), c.call, points(c.score), pct(c.make), pct(c.declare), _nil_cell(k, c),
                   style="bold green" if i == 1 else "")
@@ -308,7 +314,37 @@ def verdict(a: BidAnalysis) -> Group:
     return Group(*lines)
 
 
+def forced_table(a: BidAnalysis) -> Table:
+    """Mirror: the one legal bid, per role (the roles the spade counts give)."""
+    k = a.knowledge
+    c = a.bids[0]
+    why = "you hold no spades" if c.tricks == 0 else "your spade count"
+    t = Table(title=f"Your bid is forced: {c.call} ({why}). By role, over the "
+                    f"samples in which the spade counts give it (n={a.samples} in all)",
+              title_justify="left", show_edge=False, pad_edge=False)
+    for col in ("role", "chance", "makes", "expected score"):
+        t.add_column(col, justify="left" if col == "role" else "right", no_wrap=True)
+    make = dict(c.make_by_role)
+    score = dict(c.by_role)
+    for d, share in c.declarer_share:
+        if make[d].n == 0:
+            continue
+        t.add_row("you declare" if d == k.player else f"{d} declares", pct(share),
+                  pct(make[d], n=True), points(score[d]))
+    t.add_row("overall", "100%", pct(c.make), points(c.score), style="bold")
+    for n in c.nils:
+        t.caption = f"nil on {hand_name(k, n.hand)}: kept {pct(n.kept, n=True)}"
+    return t
+
+
 def render_analysis(a: BidAnalysis) -> None:
+    if a.knowledge.bidding == "mirror":
+        console.print(header(a))
+        console.print()
+        console.print(histogram_table(a))
+        console.print()
+        console.print(forced_table(a))
+        return
     console.print(header(a))
     console.print()
     console.print(histogram_table(a))

@@ -33,6 +33,13 @@ Method (docs/BID.md has the full statement):
   declarer in the sampled layout (double-dummy). The highest bid declares;
   ties go to the earlier bidder. Every figure is also given per role ("if X
   declares"), which needs no model of the later bids.
+* **Bidding variants** (docs/RULES.md "Mirror Spades (dummy version)",
+  "Suicide Spades (dummy version)"): the candidates are the legal bids
+  (:func:`solver.auction.legal_bids`). Under mirror a bid is the bidder's
+  spade count, so the earlier bidders' counts shape the layouts and the later
+  bids are their counts in the layout (no model needed); under suicide a
+  later bidder makes the legal bid nearest their double-dummy tricks
+  (:func:`modelled_bid`).
 * **Scores** (:func:`sample_outcome`): through :func:`solver.scoring.score_hand`
   (contract, overtricks, bags, nil bets) and, when the running bags are known,
   :func:`solver.scoring.apply_bags` (bag penalty). With nils that count, the
@@ -56,8 +63,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from .auction import Auction, Bid, auction_winner, nil_counts, own_nil_name
-from .cards import FULL_DECK, SPADES, card_index, format_card, iter_cards
+from .auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, auction_winner, check_bid,
+                      legal_bids, nil_counts, own_nil_name, spade_count)
+from .cards import FULL_DECK, SPADES, SUIT_MASK, card_index, format_card, iter_cards
 from .cards import count as popcount
 from .deal import Deal
 from .errors import DealError
@@ -66,6 +74,7 @@ from .scoring import (DEFAULT_RULES, DUMMY, TRICKS_PER_HAND, NilBet, ScoringRule
 from .seating import DECLARER_SIDE, DEFENDER_SIDE, bidding_order, first_bidder, left_of, play_seating
 
 NIL_BROKEN = -1
+NOT_ASKED = -2   # a nil question of a role the layout rules out (mirror): not searched
 DEFAULT_SAMPLES = 200
 DEFAULT_SEED = 1
 #: transposition table per worker: the full solves need little, but proving
@@ -78,6 +87,18 @@ HONESTY = ("Double-dummy simulation assumes perfect information (every player se
            "four hands), which favours the declarer's side: the declarer never misguesses. "
            "Treat chances when declaring as optimistic and chances when defending as "
            "pessimistic.")
+
+
+#: How the later bidders' bids are modelled, by bidding rules (:func:`declarer_for`).
+LATER_BID_MODEL = {
+    STANDARD: "each later bidder bids their own side's double-dummy tricks as declarer in the "
+              "layout; ties go to the earlier bidder",
+    MIRROR: "each later bidder bids their spade count in the layout (the mirror rule: no model "
+            "needed); ties go to the earlier bidder",
+    SUICIDE: "each later bidder makes the legal suicide bid nearest their own side's "
+             "double-dummy tricks as declarer in the layout (nil counts as 0; the lower bid on a "
+             "tie); ties go to the earlier bidder",
+}
 
 
 class BidError(DealError):
@@ -105,6 +126,7 @@ class Knowledge:
     standing: Optional[Standing] = None
     rules: ScoringRules = DEFAULT_RULES
     breaking: bool = True
+    bidding: str = STANDARD
 
     def __post_init__(self) -> None:
         auction = Auction(tuple(self.players), self.dealer, tuple(self.bids))  # validates
@@ -127,6 +149,28 @@ class Knowledge:
         if popcount(self.dummy_seen) > TRICKS_PER_HAND:
             raise BidError(f"{popcount(self.dummy_seen)} dummy cards seen", field="variant.seen",
                            expected="at most 13")
+        self._check_variant_bids(auction)
+
+    def _check_variant_bids(self, auction: Auction) -> None:
+        """The earlier bids under the bidding variant; under mirror, their
+        spade counts must fit the spades the player has not seen."""
+        if self.bidding == STANDARD:
+            return
+        for i, bid in enumerate(self.bids):
+            spades = bid.tricks if self.bidding == MIRROR else 0
+            try:
+                check_bid(self.bidding, Auction(auction.players, auction.dealer, self.bids[:i]),
+                          bid, spades)
+            except DealError as err:
+                raise BidError(err.problem, field=f"bids[{i}]", expected=err.expected) from None
+        unseen = popcount(self.unknown & SUIT_MASK[SPADES])
+        known = self.spades_known
+        if sum(known.values()) > unseen or \
+                sum(TRICKS_PER_HAND - s for s in known.values()) > popcount(self.unknown) - unseen:
+            raise BidError(f"the mirror bids before {self.player} need {sum(known.values())} "
+                           "spades", field="bids",
+                           expected=f"spade counts that fit the cards {self.player} has not seen "
+                                    f"({unseen} spades, {popcount(self.unknown) - unseen} others)")
 
     @classmethod
     def from_deal(cls, deal: Deal, player: Optional[str] = None,
@@ -154,9 +198,9 @@ class Knowledge:
                                     f"{order[len(auction.bids)]}")
         standing = deal.scores[player] if deal.scores is not None else None
         return cls(player, deal.players, deal.dealer, deal.hands[player],
-                   deal.variant.known_to(player), auction.bids[:position], deal.variant.name,
+                   deal.variant.known_to(player), auction.bids[:position], deal.variant.label,
                    standing, deal.rules.scoring,
-                   deal.rules.breaking if breaking is None else breaking)
+                   deal.rules.breaking if breaking is None else breaking, deal.variant.bidding)
 
     # ---------------------------------------------------------- derived
     @property
@@ -188,6 +232,8 @@ class Knowledge:
         of the earlier bidders only the one holding the highest bid (the
         earliest on a tie); the player and the later bidders unless that bid
         is 13, which nobody can outbid. The roles of :func:`solve_layout`."""
+        if self.bidding != STANDARD:
+            return self._variant_declarers()
         holder = auction_winner((b.player, b.tricks) for b in self.bids)
         if holder is None:
             return self.players
@@ -195,6 +241,35 @@ class Knowledge:
         if max(b.tricks for b in self.bids) < TRICKS_PER_HAND:
             can |= {self.player, *self.later_bidders}
         return tuple(p for p in self.players if p in can)
+
+    def _variant_declarers(self) -> Tuple[str, ...]:
+        """Under mirror: the holder of the highest of the earlier bids and the
+        player's own count, and each later bidder who may hold more spades.
+        Under suicide: whoever may still bid the highest 4 or more."""
+        own = spade_count(self.hand)
+        if self.bidding == MIRROR:
+            holder = auction_winner([(b.player, b.tricks) for b in self.bids] + [(self.player, own)])
+            best = max([b.tricks for b in self.bids] + [own])
+            spare = popcount(self.unknown & SUIT_MASK[SPADES]) - sum(self.spades_known.values())
+            can = {holder} | ({*self.later_bidders} if spare > best else set())
+            return tuple(p for p in self.players if p in can)
+        high = [b for b in self.bids if b.tricks >= 4]
+        holder = auction_winner((b.player, b.tricks) for b in high)
+        can = {holder} if holder is not None else set()
+        if not high or max(b.tricks for b in high) < TRICKS_PER_HAND:
+            mine = legal_bids(self.bidding, Auction(self.players, self.dealer, self.bids), own)
+            if any(b.tricks for b in mine or ()):
+                can.add(self.player)
+            can |= {*self.later_bidders}
+        return tuple(p for p in self.players if p in can)
+
+    @property
+    def spades_known(self) -> Dict[str, int]:
+        """The spade counts of other hands the player knows from the bids
+        (under mirror each earlier bid is the bidder's count)."""
+        if self.bidding != MIRROR:
+            return {}
+        return {b.player: b.tricks for b in self.bids}
 
     @property
     def unknown(self) -> int:
@@ -233,6 +308,8 @@ def sample_layout(knowledge: Knowledge, seed: int, index: int) -> Dict[str, int]
     cards stay in it) and the two other hands to 13 cards each: every
     consistent layout is equally likely."""
     k = knowledge
+    if k.spades_known:
+        return _sample_with_spade_counts(k, seed, index)
     cards = list(iter_cards(k.unknown))
     sample_rng(seed, index).shuffle(cards)
     need = TRICKS_PER_HAND - popcount(k.dummy_seen)
@@ -246,6 +323,39 @@ def sample_layout(knowledge: Knowledge, seed: int, index: int) -> Dict[str, int]
     for c in cards[need + 13:]:
         rh |= 1 << c
     return {k.player: k.hand, left: lh, DUMMY: dummy, right: rh}
+
+
+def _sample_with_spade_counts(knowledge: Knowledge, seed: int, index: int) -> Dict[str, int]:
+    """:func:`sample_layout` when some hands' spade counts are known (mirror
+    bids): each such hand takes its count of the unseen spades and the rest
+    of its cards from the unseen other cards, at random; the remaining cards
+    fill the other hands as usual. Every consistent layout is equally likely."""
+    k = knowledge
+    rng = sample_rng(seed, index)
+    spades = [c for c in iter_cards(k.unknown & SUIT_MASK[SPADES])]
+    others = [c for c in iter_cards(k.unknown & ~SUIT_MASK[SPADES])]
+    rng.shuffle(spades)
+    rng.shuffle(others)
+    layout = {k.player: k.hand, DUMMY: k.dummy_seen}
+    for name, count in k.spades_known.items():
+        hand = 0
+        for c in spades[:count] + others[:TRICKS_PER_HAND - count]:
+            hand |= 1 << c
+        layout[name] = hand
+        spades, others = spades[count:], others[TRICKS_PER_HAND - count:]
+    rest = spades + others
+    rng.shuffle(rest)
+    for name in (DUMMY,) + k.others:
+        if name in k.spades_known:
+            continue
+        need = TRICKS_PER_HAND - popcount(layout.get(name, 0))
+        hand = layout.get(name, 0)
+        for c in rest[:need]:
+            hand |= 1 << c
+        layout[name] = hand
+        rest = rest[need:]
+    left, right = k.others
+    return {k.player: layout[k.player], left: layout[left], DUMMY: layout[DUMMY], right: layout[right]}
 
 
 def certain_trick(hand: int) -> bool:
@@ -289,7 +399,8 @@ class SampleResult(NamedTuple):
     ``nils[j]``: for ``plan.nils[j]``, the most tricks the nil hand's side
     takes while keeping it trickless, or ``-1`` when it cannot be kept.
     ``zeros[j]``: for ``plan.zeros[j]``, whether the player's side can take
-    no trick at all. ``queries``: the double-dummy questions searched (full
+    no trick at all. ``spades``: under a bidding variant, each player's spade
+    count in the layout. ``queries``: the double-dummy questions searched (full
     solves, nil and zero questions not implied; each may take several
     null-window tests, not counted, so that the count does not depend on
     the search order).
@@ -300,6 +411,7 @@ class SampleResult(NamedTuple):
     nils: Tuple[int, ...] = ()
     zeros: Tuple[bool, ...] = ()
     queries: int = 0
+    spades: Tuple[int, ...] = ()     # each player's spade count in the layout (mirror's bids)
 
 
 def _position(knowledge: Knowledge, layout: Mapping[str, int], declarer: str):
@@ -360,7 +472,8 @@ def nil_tricks(bound, hands, leader: int, side: int, seat: int, high: int, break
 
 def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: Plan,
                  index: int = 0, order: Optional[NilOrder] = None) -> SampleResult:
-    """Solve one layout: the three full solves and the planned nil questions.
+    """Solve one layout: the full solves of the roles the auction leaves open
+    (:func:`mirror_declarers`) and their planned nil questions.
 
     With an engine that offers ``bound`` (a fail-soft null-window test), a
     nil question is answered by :func:`nil_tricks`, searching the way
@@ -370,9 +483,10 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
     breaking = k.breaking
     bound = getattr(solver, "bound", None)
     queries = 0
+    active = mirror_declarers(k, layout)
     declarer_tricks: List[Optional[int]] = []
     for declarer in k.players:
-        if declarer not in k.declarers:
+        if declarer not in active:
             declarer_tricks.append(None)
             continue
         _, hands, leader = _position(k, layout, declarer)
@@ -381,6 +495,9 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         queries += 1
     nils = []
     for j, (declarer, hand) in enumerate(plan.nils):
+        if declarer not in active:
+            nils.append(NOT_ASKED)
+            continue
         if certain_trick(layout[hand]):
             nils.append(NIL_BROKEN)
             continue
@@ -402,6 +519,9 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         nils.append(tricks)
     zeros = []
     for declarer in plan.zeros:
+        if declarer not in active:
+            zeros.append(False)
+            continue
         names, hands, leader = _position(k, layout, declarer)
         seat = names.index(k.player)
         own = DECLARER_SIDE if DECLARER_SIDE >> seat & 1 else DEFENDER_SIDE
@@ -416,7 +536,18 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         else:
             zeros.append(int(solver.max_tricks(hands, leader, own ^ 0b1111, breaking=breaking,
                                                count=own)) == 0)
-    return SampleResult(index, tuple(declarer_tricks), tuple(nils), tuple(zeros), queries)
+    spades = () if k.bidding == STANDARD else tuple(spade_count(layout[p]) for p in k.players)
+    return SampleResult(index, tuple(declarer_tricks), tuple(nils), tuple(zeros), queries, spades)
+
+
+def mirror_declarers(knowledge: Knowledge, layout: Mapping[str, int]) -> Tuple[str, ...]:
+    """The roles :func:`solve_layout` solves: :attr:`Knowledge.declarers`;
+    under mirror only the one the layout's spade counts make declarer (the
+    bids are the counts, so no other role can happen in it)."""
+    k = knowledge
+    if k.bidding != MIRROR:
+        return k.declarers
+    return (auction_winner((p, spade_count(layout[p])) for p in k.order),)
 
 
 def make_solver(tt_mb: float = DEFAULT_TT_MB):
@@ -545,6 +676,9 @@ def plan_for(knowledge: Knowledge, extra: Sequence[Candidate] = ()) -> Plan:
     nils: List[Tuple[str, str]] = [(p, p)] + [(o, p) for o in k.others] + [(p, DUMMY)]
     for other in _piggyback(k):
         nils.append((k.third(other), other))
+    if k.bidding != STANDARD:   # only the nils the legal bids name, where they count
+        extra = list(default_candidates(k)) + list(extra)
+        nils = [(d, h) for c in extra for h in c.nils for d in k.declarers if nil_counts(p, h, d)]
     zeros: List[str] = []
     for cand in extra:
         for hand in cand.nils:
@@ -564,8 +698,12 @@ def _piggyback(knowledge: Knowledge) -> List[str]:
 
 def default_candidates(knowledge: Knowledge) -> List[Candidate]:
     """Every bid 0-13 plain, with nil on the own hand, with nil on the dummy,
-    and with nil on an earlier bidder who declared nil on their own hand."""
+    and with nil on an earlier bidder who declared nil on their own hand;
+    under a bidding variant, the legal bids."""
     k = knowledge
+    allowed = legal_bids(k.bidding, Auction(k.players, k.dealer, k.bids), spade_count(k.hand))
+    if allowed is not None:
+        return [Candidate(b.tricks, b.nils) for b in allowed]
     nil_sets = [(), (k.player,), (DUMMY,)] + [(o,) for o in _piggyback(k)]
     return [Candidate(t, n) for t in BIDS for n in nil_sets]
 
@@ -576,6 +714,8 @@ def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str
     bids as made, each later bidder bidding their own side's double-dummy
     tricks as declarer; highest bid wins, ties to the earlier bidder."""
     k = knowledge
+    if k.bidding != STANDARD:
+        return _variant_declarer(k, tricks, sample)
 
     def calls():
         for i, name in enumerate(k.order):
@@ -589,6 +729,40 @@ def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str
                     yield name, t
 
     return auction_winner(calls())
+
+
+def modelled_bid(bidding: str, auction: Auction, spades: int, tricks: Optional[int]) -> Bid:
+    """A later bidder's bid in the bid analyser's model: the legal bid whose
+    number is nearest ``tricks`` (their side's double-dummy tricks as
+    declarer; ``None``: not solved, the auction already rules them out, so
+    their lowest legal bid); ties go to the lower bid. Under mirror this is
+    the one legal bid, under the standard rules ``tricks`` itself."""
+    player = auction.next_bidder
+    assert player is not None
+    allowed = legal_bids(bidding, auction, spades)
+    if allowed is None:
+        return Bid(player, tricks or 0)
+    if tricks is None:
+        return allowed[0]
+    return min(allowed, key=lambda b: (abs(b.tricks - tricks), b.tricks))
+
+
+def _variant_declarer(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str:
+    """:func:`declarer_for` under a bidding variant: the player's legal bid
+    of ``tricks`` (the candidate), the later bids by :func:`modelled_bid`."""
+    k = knowledge
+    auction = Auction(k.players, k.dealer, k.bids)
+    own = spade_count(k.hand)
+    mine = [b for b in legal_bids(k.bidding, auction, own) or () if b.tricks == tricks]
+    auction = auction.with_bid(mine[0] if mine else Bid(k.player, tricks))
+    for name in k.later_bidders:
+        i = k.players.index(name)
+        spades = sample.spades[i] if sample.spades else 0
+        auction = auction.with_bid(modelled_bid(k.bidding, auction, spades,
+                                                sample.declarer_tricks[i]))
+    declarer = auction.declarer
+    assert declarer is not None
+    return declarer
 
 
 def side_tricks(knowledge: Knowledge, sample: SampleResult, declarer: str) -> int:
@@ -754,6 +928,10 @@ class CandidateStats:
     nils: Tuple[NilResultStats, ...]
     by_role: Tuple[Tuple[str, Estimate], ...]  # declarer -> expected score if they declare
     scores: Tuple[int, ...] = field(default=(), repr=False, compare=False)
+    make_by_role: Tuple[Tuple[str, Estimate], ...] = ()   # declarer -> chance it makes if they declare
+    declarer_share: Tuple[Tuple[str, Estimate], ...] = ()  # declarer -> chance they declare
+    # by_role and make_by_role are over the samples solved for that role: all of them, but
+    # under mirror those in which that player declares (so the figures are "when X declares")
 
     @property
     def tricks(self) -> int:
@@ -802,12 +980,23 @@ def roles(knowledge: Knowledge) -> Tuple[str, ...]:
     return tuple(d for d in (k.player,) + k.others if d in k.declarers)
 
 
+def solved_in(knowledge: Knowledge, results: Sequence[SampleResult],
+              declarer: str) -> List[SampleResult]:
+    """The samples in which the role of ``declarer`` was solved: all of them,
+    but under mirror those whose spade counts make ``declarer`` declare."""
+    i = knowledge.players.index(declarer)
+    return [r for r in results if r.declarer_tricks[i] is not None]
+
+
 def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult]) -> List[RoleStats]:
     k = knowledge
-    n = len(results)
     out = []
     for declarer in roles(k):
-        tricks = [side_tricks(k, r, declarer) for r in results]
+        results_in = solved_in(k, results, declarer)
+        n = len(results_in)
+        if n == 0:   # under mirror a role no sampled layout gives
+            continue
+        tricks = [side_tricks(k, r, declarer) for r in results_in]
         hist = [0] * (TRICKS_PER_HAND + 1)
         for t in tricks:
             hist[t] += 1
@@ -819,8 +1008,10 @@ def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult]
         hands = [k.player] + ([DUMMY] if declarer == k.player else [])
         nils = []
         for hand in hands:
+            if (declarer, hand) not in plan.nils:   # a bidding variant's bids never name it
+                continue
             j = plan.nils.index((declarer, hand))
-            kept = sum(1 for r in results if r.nils[j] >= 0)
+            kept = sum(1 for r in results_in if r.nils[j] >= 0)
             implied = hand == k.player and certain_trick(k.hand)
             nils.append(NilChance(hand, Estimate.share(kept, n), implied))
         partner = DUMMY if declarer == k.player else k.third(declarer)
@@ -840,17 +1031,20 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
         kept = sum(1 for o in outcomes for h, ok in o.nils if h == hand and ok)
         nil_stats.append(NilResultStats(hand, Estimate.share(len(counted), n),
                                         Estimate.share(kept, len(counted))))
-    by_role = []
+    by_role, make_by_role, share = [], [], []
     for declarer in roles(k):
-        forced = [sample_outcome(k, plan, candidate, r, declarer).score for r in results]
-        by_role.append((declarer, Estimate.of(forced)))
+        forced = [sample_outcome(k, plan, candidate, r, declarer)
+                  for r in solved_in(k, results, declarer)]
+        by_role.append((declarer, Estimate.of([o.score for o in forced])))
+        make_by_role.append((declarer, Estimate.share(sum(1 for o in forced if o.made), len(forced))))
+        share.append((declarer, Estimate.share(sum(1 for o in outcomes if o.declarer == declarer), n)))
     scores = tuple(o.score for o in outcomes)
     return CandidateStats(
         candidate, candidate.call(k.player), Estimate.of(scores),
         Estimate.of([o.points for o in outcomes]), Estimate.of([o.bags for o in outcomes]),
         Estimate.share(sum(1 for o in outcomes if o.made), n),
         Estimate.share(sum(1 for o in outcomes if o.declarer == k.player), n),
-        tuple(nil_stats), tuple(by_role), scores)
+        tuple(nil_stats), tuple(by_role), scores, tuple(make_by_role), tuple(share))
 
 
 def judge(stats: CandidateStats, others: Sequence[CandidateStats]) -> Judgement:
@@ -860,6 +1054,8 @@ def judge(stats: CandidateStats, others: Sequence[CandidateStats]) -> Judgement:
     rest = [c for c in others if c.candidate != stats.candidate and c.scores != stats.scores]
     if not rest:
         rest = [c for c in others if c.candidate != stats.candidate]
+    if not rest:   # the only legal bid (mirror): it is its own best alternative
+        return Judgement(stats, stats, Estimate.of([0.0] * len(stats.scores)), 1)
     best = max(rest, key=lambda c: c.score.value)
     diff = Estimate.of([a - b for a, b in zip(stats.scores, best.scores)])
     rank = 1 + sum(1 for c in rest if c.score.value > stats.score.value)
@@ -889,8 +1085,9 @@ def summarise(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult],
     stats = {c: candidate_stats(k, plan, c, results) for c in cands}
     ranked = sorted(stats.values(), key=lambda s: -s.score.value)  # stable: ties keep order
     judged = judge(stats[bid], ranked) if bid is not None else None
+    plain = [Candidate(t) for t in BIDS] if k.bidding == STANDARD else default_candidates(k)
     return BidAnalysis(k, len(results), seed, plan, tuple(results), tuple(role_stats(k, plan, results)),
-                       tuple(stats[Candidate(t)] for t in BIDS), tuple(ranked), ranked[0], judged,
+                       tuple(stats[c] for c in plain), tuple(ranked), ranked[0], judged,
                        sum(r.queries for r in results),
                        len(results) if requested is None else requested)
 
@@ -902,6 +1099,13 @@ def check_candidate(knowledge: Knowledge, candidate: Candidate) -> Candidate:
         raise BidError(err.problem, field="bid", expected=err.expected) from None
     for hand in candidate.nils:
         knowledge.nil_hand(hand)
+    k = knowledge
+    if k.bidding != STANDARD:
+        try:
+            check_bid(k.bidding, Auction(k.players, k.dealer, k.bids), candidate.bid(k.player),
+                      spade_count(k.hand))
+        except DealError as err:
+            raise BidError(err.problem, field="bid", expected=err.expected) from None
     return candidate
 
 

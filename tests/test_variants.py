@@ -3,12 +3,19 @@ names, how many dummy cards each player sees, private looks vs face-up cards;
 "Mirror Spades (dummy version)", "Suicide Spades (dummy version)" and
 "Combining variants": the legal bids, the checked auction, the scores and
 which variants go together."""
+import json
+from pathlib import Path
+
 import pytest
+from typer.testing import CliRunner
 
 from model_helpers import PLAYERS, WORKED_HANDS, worked_deal
+from test_bid import FakeSolver
+from dummy_spades.cli.app import app
+from dummy_spades.solver import bid as sim
 from dummy_spades.solver.auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, check_bid,
-                                         legal_bids)
-from dummy_spades.solver.cards import parse_hand
+                                         legal_bids, spade_count)
+from dummy_spades.solver.cards import FULL_DECK, count, parse_hand
 from dummy_spades.solver.deal import VARIANT_CARDS, Deal, Variant, parse_variant, parse_variant_name
 from dummy_spades.solver.errors import AuctionError, DealError
 from dummy_spades.solver.scoring import NilBet
@@ -285,3 +292,200 @@ class TestCombining:
     def test_standard_rules_allow_any_bid(self):
         assert legal_bids(STANDARD, partial(), 4) is None
         check_bid(STANDARD, partial(), Bid("Alice", 2, ("Bob", "dummy")), 4)
+
+
+# ------------------------------------------------------------------ the bid analyser
+class TestBidUnderMirror:
+    """The bid analyser under mirror: one candidate (the forced bid); the
+    earlier bids are spade counts the layouts keep; each layout is solved for
+    the one declarer its counts make."""
+
+    def knowledge(self, player, calls=("0 nil self", "4", "5")):
+        d = mirror_deal(*calls)
+        return sim.Knowledge.from_deal(d, player)
+
+    def test_the_forced_bid_is_the_only_candidate(self):
+        k = self.knowledge("Bob")
+        assert k.bidding == MIRROR and k.variant == "mirror"
+        assert sim.default_candidates(k) == [sim.Candidate(4)]
+        assert sim.plan_for(k) == sim.Plan()          # no nil is named: no nil question
+        k0 = self.knowledge("Alice")
+        assert sim.default_candidates(k0) == [sim.Candidate(0, ("Alice",))]
+        assert {h for _, h in sim.plan_for(k0).nils} == {"Alice"}
+
+    @pytest.mark.parametrize("player, declarers", [
+        ("Alice", ("Alice", "Bob", "Carol")),   # 0 spades: declares only if nobody holds one
+        ("Bob", ("Bob", "Carol")),              # Carol may hold more than Bob's 4
+        ("Carol", ("Carol",)),                  # the dealer's 5 beats the bids made
+    ])
+    def test_roles_follow_the_spade_counts(self, player, declarers):
+        assert self.knowledge(player).declarers == declarers
+
+    def test_layouts_keep_the_earlier_spade_counts(self):
+        k = self.knowledge("Carol")
+        assert k.spades_known == {"Alice": 0, "Bob": 4}
+        unseen = [c for c in range(13) if not k.hand >> c & 1]
+        hits = {c: 0 for c in unseen}
+        n = 600
+        for i in range(n):
+            layout = sim.sample_layout(k, 5, i)
+            assert sum(layout.values()) == FULL_DECK and all(count(h) == 13 for h in layout.values())
+            assert layout["Carol"] == k.hand
+            assert spade_count(layout["Alice"]) == 0 and spade_count(layout["Bob"]) == 4
+            for c in unseen:
+                hits[c] += layout["Bob"] >> c & 1
+        # each of the 8 unseen spades lands in Bob's 4 with chance 1/2
+        assert all(abs(h / n - 0.5) < 0.1 for h in hits.values()), hits
+
+    def test_impossible_earlier_counts_are_refused(self):
+        with pytest.raises(sim.BidError) as e:
+            sim.Knowledge("Carol", PLAYERS, "Carol", parse_hand(MIRROR_HANDS["Carol"]),
+                          bids=(Bid("Alice", 6), Bid("Bob", 4)), bidding=MIRROR)
+        assert e.value.field == "bids" and "spade counts that fit" in e.value.expected
+
+    def test_only_the_layouts_declarer_is_solved(self):
+        k = self.knowledge("Bob")
+        solver = FakeSolver()
+        for i in range(20):
+            layout = sim.sample_layout(k, 1, i)
+            r = sim.solve_layout(solver, k, layout, sim.plan_for(k), i)
+            carol = spade_count(layout["Carol"])
+            want = "Carol" if carol > 4 else "Bob"
+            assert [p for p, t in zip(PLAYERS, r.declarer_tricks) if t is not None] == [want]
+            assert sim.declarer_for(k, 4, r) == want
+
+    def test_figures_by_role_are_over_that_roles_samples(self):
+        k = self.knowledge("Bob")
+        plan = sim.plan_for(k)
+        solver = FakeSolver()
+        results = [sim.solve_layout(solver, k, sim.sample_layout(k, 2, i), plan, i) for i in range(40)]
+        a = sim.summarise(k, plan, results, 2, sim.Candidate(4))
+        c = a.recommended
+        assert c.call == "4" and a.judged.rank == 1 and a.judged.best_alternative is c
+        n = {d: e.n for d, e in c.make_by_role}
+        assert sum(n.values()) == 40
+        assert {d: round(e.value * 40) for d, e in c.declarer_share} == n
+        assert {r.declarer: sum(r.histogram) for r in a.roles} == {d: m for d, m in n.items() if m}
+
+    @pytest.mark.parametrize("tricks, nils, words", [
+        (5, (), "Bob bids 5 holding 4 spades"),
+        (4, ("dummy",), "only a player without spades declares nil"),
+    ])
+    def test_another_bid_cannot_be_judged(self, tricks, nils, words):
+        with pytest.raises(sim.BidError) as e:
+            sim.parse_candidate(self.knowledge("Bob"), tricks, nils)
+        assert e.value.field == "bid" and words in str(e.value)
+
+
+class TestBidUnderSuicide:
+    """The bid analyser under suicide: the candidates are the legal bids; a
+    later bidder makes the legal bid nearest their double-dummy tricks."""
+
+    def knowledge(self, player, *calls):
+        return sim.Knowledge.from_deal(suicide_deal(*calls) if calls else suicide_deal(), player)
+
+    def test_candidates_are_the_legal_bids(self):
+        k = self.knowledge("Alice")
+        assert [c.call("Alice") for c in sim.default_candidates(k)] == ["0 nil self"] + TestSuicide.HIGH
+        k = self.knowledge("Carol", "5 nil dummy", "6 nil dummy")
+        assert sim.default_candidates(k) == [sim.Candidate(0, ("Carol",))]
+        assert "Carol" not in k.declarers          # the dealer's forced nil never declares
+        k = self.knowledge("Carol", "5 nil dummy", "0 nil self")
+        assert "Bob" not in k.declarers and len(sim.default_candidates(k)) == 10
+
+    def test_plan_asks_only_the_nils_the_bids_name(self):
+        k = self.knowledge("Alice")
+        plan = sim.plan_for(k)
+        assert set(plan.nils) == {("Bob", "Alice"), ("Carol", "Alice"), ("Alice", "Alice"),
+                                  ("Alice", "dummy")}
+
+    @pytest.mark.parametrize("before, tricks, want", [
+        ((), 1, "0 nil self"), ((), 2, "0 nil self"), ((), 3, "4 nil dummy"), ((), 9, "9 nil dummy"),
+        (("0 nil self",), 0, "4 nil dummy"),
+        (("5 nil dummy", "4 nil dummy"), 11, "0 nil self"),   # the dealer must bid nil
+        ((), None, "0 nil self"),
+    ])
+    def test_modelled_later_bid(self, before, tricks, want):
+        a = partial(*before)
+        assert sim.modelled_bid(SUICIDE, a, 3, tricks).call() == want
+
+    def test_declarer_in_a_layout(self):
+        k = self.knowledge("Alice")
+        r = sim.SampleResult(0, (8, 2, 9))     # Bob would take 2 (nil), Carol 9
+        assert sim.declarer_for(k, 7, r) == "Carol"
+        assert sim.declarer_for(k, 10, r) == "Alice"
+        r = sim.SampleResult(0, (8, 7, 9))     # Bob bids 7: Carol is forced to nil
+        assert sim.declarer_for(k, 6, r) == "Bob"
+        assert sim.declarer_for(k, 0, r) == "Carol"   # Alice nil: Bob 7, Carol 9
+
+    @pytest.mark.parametrize("calls, tricks, nils, words", [
+        ((), 3, (), "a player bids nil or at least 4"),
+        ((), 5, (), "expected 5 nil dummy"),
+        (("0 nil self",), 0, ("self",), "Bob bids nil after Alice has"),
+    ])
+    def test_an_illegal_bid_cannot_be_judged(self, calls, tricks, nils, words):
+        k = sim.Knowledge.from_deal(suicide_deal(*calls)) if calls else self.knowledge("Alice")
+        with pytest.raises(sim.BidError) as e:
+            sim.parse_candidate(k, tricks, nils)
+        assert e.value.field == "bid" and words in str(e.value)
+
+    def test_earlier_illegal_bids_are_refused(self):
+        with pytest.raises(sim.BidError) as e:
+            sim.Knowledge("Bob", PLAYERS, "Carol", parse_hand(WORKED_HANDS["Bob"]),
+                          bids=(Bid("Alice", 3),), bidding=SUICIDE)
+        assert e.value.field == "bids[0]"
+
+    def test_analysis_with_a_fake_solver(self):
+        k = self.knowledge("Alice")
+        plan = sim.plan_for(k)
+        solver = FakeSolver()
+        results = [sim.solve_layout(solver, k, sim.sample_layout(k, 3, i), plan, i) for i in range(12)]
+        a = sim.summarise(k, plan, results, 3)
+        assert {c.call for c in a.candidates} == {"0 nil self"} | set(TestSuicide.HIGH)
+        assert [c.call for c in a.bids] == ["0 nil self"] + TestSuicide.HIGH
+        nil = next(c for c in a.candidates if c.call == "0 nil self")
+        assert nil.declare.value == 0 and nil.nils[0].counts.value == 1
+
+
+class TestBidCommandUnderVariants:
+    """``dummy-spades bid`` on the bundled mirror and suicide deals."""
+
+    HANDS = Path(__file__).resolve().parent.parent / "hands"
+
+    def run(self, *args):
+        return CliRunner().invoke(app, ["bid", *[str(a) for a in args]])
+
+    def test_mirror_reports_the_forced_bid_by_role(self):
+        r = self.run(self.HANDS / "mirror.yaml", "--player", "Carol", "-n", 3, "-j", 1, "--json")
+        assert r.exit_code == 0, r.output
+        data = json.loads(r.stdout)
+        assert data["bidding"] == MIRROR and data["variant"] == "mirror"
+        assert "spade count" in data["later_bid_model"]
+        assert [c["call"] for c in data["candidates"]] == ["5"] == [data["recommended"]["call"]]
+        best = data["recommended"]
+        assert best["declare"]["value"] == 1 and best["declare_by_declarer"]["Carol"]["value"] == 1
+        assert best["make_by_declarer"]["Carol"]["n"] == 3
+        assert data["judged"]["rank"] == 1
+        text = self.run(self.HANDS / "mirror.yaml", "--player", "Carol", "-n", 2, "-j", 1).stdout
+        assert "Your bid is forced: 5 (your spade count)" in text and "you declare" in text
+
+    def test_suicide_candidates_are_legal_bids(self):
+        r = self.run(self.HANDS / "suicide.yaml", "--player", "Carol", "-n", 2, "-j", 1, "--json")
+        assert r.exit_code == 0, r.output
+        data = json.loads(r.stdout)
+        assert data["bidding"] == SUICIDE
+        assert sorted(c["bid"] for c in data["candidates"]) == list(range(4, 14))
+        assert all(c["nil"] == ["dummy"] for c in data["candidates"])
+        assert data["judged"]["bid"]["call"] == "6 nil dummy"
+
+    @pytest.mark.parametrize("deal, args, words", [
+        ("mirror", ("--player", "Carol", "--bid", 4), "Carol bids 4 holding 5 spades; expected 5"),
+        ("suicide", ("--player", "Bob", "--bid", 3), "Bob bids 3; expected 0 nil self"),
+        ("suicide", ("--player", "Carol", "--bid", 0, "--nil", "self"), "Carol bids nil after Bob"),
+    ])
+    def test_an_illegal_bid_is_one_clear_error(self, deal, args, words):
+        r = self.run(self.HANDS / f"{deal}.yaml", *args, "-n", 2, "-j", 1)
+        assert r.exit_code == 1
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "bid:" in lines[0] and words in lines[0], r.stderr
+        assert "Traceback" not in r.output
