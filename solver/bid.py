@@ -1141,6 +1141,7 @@ class ActualResult:
     declarer: Optional[str]
     outcome: Optional[Outcome]            # None until the auction is complete
     side_tricks: Dict[str, int]           # the player's side's tricks per possible declarer
+                                          # (under mirror: the one the spade counts make)
 
 
 @dataclass(frozen=True)
@@ -1160,8 +1161,8 @@ def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optio
     outcome = None
     if declarer is not None and candidate is not None:
         outcome = sample_outcome(k, plan, candidate, result, declarer)
-    return ActualResult(k.player, declarer, outcome,
-                        {d: side_tricks(k, result, d) for d in k.declarers})
+    solved = [d for d in k.declarers if result.declarer_tricks[k.players.index(d)] is not None]
+    return ActualResult(k.player, declarer, outcome, {d: side_tricks(k, result, d) for d in solved})
 
 
 def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
