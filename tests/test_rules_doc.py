@@ -73,3 +73,10 @@ def test_worked_example_table_is_the_scorers():
             assert points == got[player].points, (row, player)
             assert (int(bags.group(1)) if bags else 0) == got[player].bags, (row, player)
             assert ("made" in cell) == got[player].made
+
+
+def test_readme_test_map_names_real_sections():
+    tests = README.split("## Tests", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r'"([^"]+)"', re.sub(r"\s+", " ", tests))
+    assert len(named) >= 8
+    assert set(named) <= HEADINGS, set(named) - HEADINGS
