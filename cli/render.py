@@ -3,13 +3,14 @@ symbols (hearts and diamonds in red) for Rich, and the JSON forms of the
 model's small values (cards are ``"SA"``, ``"HT"``: suit letter then rank)."""
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from rich.text import Text
 
 from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, format_card, format_holding,
                           iter_cards, suit_of)
-from dummy_spades.solver.auction import MIRROR, STANDARD, SUICIDE, Auction, legal_bids, spade_count
+from dummy_spades.solver.auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, legal_bids,
+                                         spade_count)
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.scoring import DUMMY, NilBet, Standing
 
@@ -68,17 +69,18 @@ def nil_json(bet: NilBet, counts: Optional[bool] = None) -> Dict[str, object]:
     return out
 
 
-def allowed_text(bids: Iterable[object]) -> str:
-    """Legal bids as text: ``0 nil self, 4-13 nil dummy`` (runs of numbers with the same nils joined)."""
-    calls: List[List[object]] = []
+def allowed_text(bids: Iterable[Bid]) -> str:
+    """Legal bids as text: ``0 nil self, 4-13 nil dummy`` (runs of numbers
+    with the same nils joined)."""
+    runs: List[Tuple[int, int, str]] = []
     for bid in bids:
-        tricks, rest = bid.call().split(" ", 1) if " " in bid.call() else (bid.call(), "")  # type: ignore[attr-defined]
-        if calls and calls[-1][2] == rest and calls[-1][1] == int(tricks) - 1:
-            calls[-1][1] = int(tricks)
+        rest = bid.call().partition(" ")[2]
+        if runs and runs[-1][2] == rest and runs[-1][1] == bid.tricks - 1:
+            runs[-1] = (runs[-1][0], bid.tricks, rest)
         else:
-            calls.append([int(tricks), int(tricks), rest])
+            runs.append((bid.tricks, bid.tricks, rest))
     return ", ".join((f"{a}" if a == b else f"{a}-{b}") + (f" {rest}" if rest else "")
-                     for a, b, rest in calls)
+                     for a, b, rest in runs)
 
 
 def bidding_note(deal: Deal) -> Optional[str]:

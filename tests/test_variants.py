@@ -489,3 +489,30 @@ class TestBidCommandUnderVariants:
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and "bid:" in lines[0] and words in lines[0], r.stderr
         assert "Traceback" not in r.output
+
+
+class TestShowAndScoreUnderVariants:
+    """``show`` and ``score`` say what the bidding variant means for the deal."""
+
+    def test_show_names_the_next_bidders_legal_bids(self, tmp_path):
+        text = (TestBidCommandUnderVariants.HANDS / "suicide.yaml").read_text()
+        text = text.replace("{player: Bob, bid: 0, nil: [self]}", "{player: Bob, bid: 7, nil: [dummy]}")
+        path = tmp_path / "open.yaml"
+        path.write_text(text.split("  - {player: Carol")[0])
+        r = CliRunner().invoke(app, ["show", str(path)])
+        assert r.exit_code == 0, r.output
+        assert "Variant: suicide" in r.stdout and "Carol may bid: 0 nil self." in r.stdout
+        path.write_text(text.split("  - {player: Bob")[0])
+        assert "Bob may bid: 0 nil self, 4-13 nil dummy." in CliRunner().invoke(app, ["show", str(path)]).stdout
+
+    def test_show_json_and_score_name_the_variant(self):
+        mirror = TestBidCommandUnderVariants.HANDS / "mirror.yaml"
+        data = json.loads(CliRunner().invoke(app, ["show", str(mirror), "--json"]).stdout)
+        assert (data["variant"]["bidding"], data["variant"]["label"]) == (MIRROR, "mirror")
+        r = CliRunner().invoke(app, ["score", str(mirror), "--declarer-tricks", "7",
+                                     "--nil-tricks", "Alice=0"])
+        assert r.exit_code == 0, r.output
+        assert "each bid is the bidder's spade count (Alice 0, Bob 4, Carol 5)" in " ".join(r.stdout.split())
+        r = CliRunner().invoke(app, ["score", str(mirror), "--declarer-tricks", "7",
+                                     "--nil-tricks", "Alice=0", "--json"])
+        assert json.loads(r.stdout)["variant"] == "mirror"
