@@ -11,6 +11,7 @@ MODULES = [
     "analyse",                     # every legal card's value and an optimal line
     "duck",                        # what a duck does to every player's score
     "bid",                         # bid soundness by double-dummy simulation
+    "review",                      # every card of a played hand judged
 ]
 
 

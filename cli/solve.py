@@ -66,7 +66,7 @@ def signed(n: int) -> str:
 
 
 # ------------------------------------------------------------------ JSON
-def _player_json(s: PlayerScore) -> Dict[str, object]:
+def player_json(s: PlayerScore) -> Dict[str, object]:
     return {"player": s.player, "role": s.role, "bid": s.bid, "side_tricks": s.side_tricks,
             "made": s.made, "contract_points": s.contract_points, "bags": s.bags,
             "nil_points": s.nil_points, "points": s.points}
@@ -88,8 +88,8 @@ def contract_json(r: ContractResult) -> Dict[str, object]:
         "scoring": {"basis": r.scoring_basis,
                     "declarer_tricks": [r.scoring_low, r.scoring_high],
                     "players_high": None if r.result_high is None
-                    else [_player_json(s) for s in r.result_high.scores]},
-        "players": [_player_json(s) for s in r.scores],
+                    else [player_json(s) for s in r.result_high.scores]},
+        "players": [player_json(s) for s in r.scores],
         "nils": [{"bidder": n.bidder, "hand": n.hand, "side": n.side, "kept": n.kept,
                   "side_tricks": n.side_tricks, "lost_already": n.lost_already,
                   "points": n.points} for n in r.nils],

@@ -94,6 +94,16 @@ def dd_side_tricks(state: PlayState, side: int, solver: engine.Solver) -> int:
     return side_won(state, side) + solver.max_tricks(side=side, **_query(state))
 
 
+def dd_side_bound(state: PlayState, side: int, target: int, solver: engine.Solver) -> int:
+    """One null-window test of ``side``'s double-dummy total (tricks already
+    won included) at ``target``, fail-soft: a result ``v >= target`` means the
+    total is at least ``v``, a result ``v < target`` that it is at most ``v``."""
+    won = side_won(state, side)
+    if state.is_over:
+        return won
+    return won + solver.bound(side=side, target=target - won, **_query(state))
+
+
 # ------------------------------------------------------------------ contract
 @dataclass(frozen=True)
 class NilOutcome:
@@ -393,6 +403,6 @@ def optimal_line(state: PlayState, solver: engine.Solver) -> Line:
 __all__ = [
     "AnalysisError", "CardAnalysis", "CardGroup", "ContractResult", "EngineMismatch", "Line",
     "LineTrick", "NilOutcome", "TableRow", "analysis_state", "card_analysis", "contract_result",
-    "dd_side_tricks", "dd_table", "make_solver", "optimal_line", "side_members", "side_name",
+    "dd_side_bound", "dd_side_tricks", "dd_table", "make_solver", "optimal_line", "side_members", "side_name",
     "side_won", "with_breaking",
 ]
