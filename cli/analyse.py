@@ -5,8 +5,9 @@ At the file's current position (after its played cards): the player to move
 double-dummy value - the tricks of the mover's side, tricks already won
 included - with equivalent cards grouped and the best cards marked, then an
 optimal line of play to the end of the hand, trick by trick. ``--declarer``
-chooses the declarer when the file has no complete auction. ``--json``: the
-stable fields of docs/SOLVE.md.
+chooses the declarer when the file has no complete auction, or overrides the
+auction's declarer for a what-if (before any card is played; the header
+says so). ``--json``: the stable fields of docs/SOLVE.md.
 """
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def analyse_json(deal: Deal, file: str, state: PlayState, cards: CardAnalysis,
         "title": deal.title or None,
         "spade_breaking": deal.rules.breaking,
         "declarer": names[0],
+        "auction_declarer": deal.declarer,
+        "what_if": deal.declarer not in (None, names[0]),
         "play_order": list(names),
         "position": {
             "tricks_played": len(state.tricks),
@@ -84,6 +87,9 @@ def analyse_json(deal: Deal, file: str, state: PlayState, cards: CardAnalysis,
 def _position_text(deal: Deal, state: PlayState, cards: CardAnalysis) -> Text:
     names = state.names
     text = Text()
+    if deal.declarer not in (None, names[0]):
+        text.append(f"What-if: {names[0]} declares in place of {deal.declarer} "
+                    f"(the auction's declarer).\n", style="bold yellow")
     text.append(f"{names[0]} declares", style="bold")
     text.append(f" (the dummy sits opposite); {breaking_text(deal)}")
     if deal.rules.breaking:
@@ -169,7 +175,8 @@ def analyse(
     file: DealArg,
     declarer: Annotated[Optional[str], typer.Option(
         "--declarer", metavar="NAME", show_default=False,
-        help="The declarer, when the file has no complete auction.")] = None,
+        help="The declarer, when the file has no complete auction; or a what-if declarer "
+             "in place of the auction's (before any card is played).")] = None,
     no_spade_breaking: NoBreakingOpt = False,
     json_out: JsonOpt = False,
     tt_mb: TtMbOpt = None,

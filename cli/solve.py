@@ -3,14 +3,16 @@
 With a complete auction: for the auction's declarer, at the file's current
 position (after its played cards; tricks already won included), the declarer
 side's and the defenders' tricks, which bids make or fail, the hand's scores
-and the outcome of every nil bet that counts. Always: a DD table with each
-real player as the potential declarer, from the opening lead (the first
-bidder leads). ``--json``: the stable fields of docs/SOLVE.md.
+and the outcome of every nil bet that counts. When cards have been played:
+the same from the opening lead next to what happened (the actual result of
+a finished hand). Always: a DD table with each real player as the potential
+declarer, from the opening lead (the first bidder leads). ``--json``: the
+stable fields of docs/SOLVE.md.
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Dict, List, Optional
+from typing import Annotated, Dict, List, Optional, Sequence
 
 import typer
 from rich.console import Group
@@ -19,7 +21,7 @@ from rich.text import Text
 
 from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import ContractResult, TableRow
-from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.deal import Deal, HandResult
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.scoring import DUMMY, PlayerScore
@@ -104,8 +106,14 @@ def table_json(rows: List[TableRow]) -> List[Dict[str, object]]:
             for row in rows]
 
 
+def actual_json(result: HandResult) -> Dict[str, object]:
+    return {"declarer_tricks": result.declarer_tricks, "defender_tricks": result.defender_tricks,
+            "players": [player_json(s) for s in result.scores]}
+
+
 def solve_json(deal: Deal, file: str, contract: Optional[ContractResult],
-               rows: List[TableRow]) -> Dict[str, object]:
+               rows: List[TableRow], opening: Optional[ContractResult] = None,
+               actual: Optional[HandResult] = None) -> Dict[str, object]:
     """The documented JSON of ``solve --json`` (docs/SOLVE.md)."""
     return {
         "file": file,
@@ -116,6 +124,8 @@ def solve_json(deal: Deal, file: str, contract: Optional[ContractResult],
         "opening_leader": first_bidder(deal.players, deal.dealer),
         "declarer": deal.declarer,
         "contract": None if contract is None else contract_json(contract),
+        "opening": None if opening is None else contract_json(opening),
+        "actual": None if actual is None else actual_json(actual),
         "table": table_json(rows),
     }
 
@@ -146,17 +156,31 @@ def _contract_cell(s: PlayerScore) -> Text:
     return Text(f"made {signed(s.contract_points)}{bags}", style="green")
 
 
-def _nil_cell(s: PlayerScore, r: ContractResult) -> Text:
+def _nil_cell(s: PlayerScore) -> Text:
     out = Text()
-    for i, n in enumerate(x for x in r.nils if x.bidder == s.player):
+    for i, n in enumerate(s.nils):
         if i:
             out.append("\n")
         out.append(f"{'own hand' if n.hand == s.player else n.hand} ")
-        out.append(signed(n.points), style="green" if n.kept else "red")
+        out.append(signed(n.points), style="green" if n.success else "red")
     return out
 
 
-def render_contract(deal: Deal, r: ContractResult) -> Group:
+def scores_table(scores: Sequence[PlayerScore]) -> Table:
+    """Each real player's hand score: role, bid, side tricks, contract, nil bets, total."""
+    t = Table(show_edge=False, pad_edge=False)
+    for col, just in (("player", "left"), ("role", "left"), ("bid", "right"),
+                      ("side tricks", "right"), ("contract", "left"), ("nil bets", "left"),
+                      ("hand", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for s in scores:
+        t.add_row(Text(s.player, style="bold" if s.role == "declarer" else ""), s.role,
+                  str(s.bid), str(s.side_tricks), _contract_cell(s), _nil_cell(s),
+                  Text(signed(s.points), style="bold"))
+    return t
+
+
+def render_contract(deal: Deal, r: ContractResult, head_line: bool = True) -> Group:
     seating = r.seating
     decl = " + ".join(analysis.side_members(seating.names, DECLARER_SIDE))
     defs = " + ".join(analysis.side_members(seating.names, DEFENDER_SIDE))
@@ -166,16 +190,9 @@ def render_contract(deal: Deal, r: ContractResult) -> Group:
     totals = Text.assemble(
         "Double dummy: ", (f"declarer side {r.declarer_tricks}", "bold"), f" ({decl}), ",
         (f"defenders {r.defender_tricks}", "bold"), f" ({defs}).")
-    t = Table(show_edge=False, pad_edge=False)
-    for col, just in (("player", "left"), ("role", "left"), ("bid", "right"),
-                      ("side tricks", "right"), ("contract", "left"), ("nil bets", "left"),
-                      ("hand", "right")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
-    for s in r.scores:
-        t.add_row(Text(s.player, style="bold" if s.role == "declarer" else ""), s.role,
-                  str(s.bid), str(s.side_tricks), _contract_cell(s), _nil_cell(s, r),
-                  Text(signed(s.points), style="bold"))
-    parts: List[object] = [head, _position_text(r), totals]
+    t = scores_table(r.scores)
+    parts: List[object] = [head] if head_line else []
+    parts += [_position_text(r), totals]
     if r.scoring_basis != "tricks":
         span = (str(r.scoring_low) if r.scoring_high == r.scoring_low
                 else f"{r.scoring_low}-{r.scoring_high}")
@@ -223,15 +240,40 @@ def render_table(deal: Deal, rows: List[TableRow]) -> Group:
     return Group(title, t)
 
 
-def render_solve(deal: Deal, contract: Optional[ContractResult], rows: List[TableRow]) -> Group:
+def render_actual(deal: Deal, opening: ContractResult, actual: HandResult) -> Group:
+    """What happened in a finished hand, against the double-dummy result from the opening lead."""
+    diff = actual.declarer_tricks - opening.declarer_tricks
+    head = Text.assemble(
+        ("What happened: ", "bold"), "all 13 tricks played; ",
+        (f"declarer side {actual.declarer_tricks}", "bold"), ", ",
+        (f"defenders {actual.defender_tricks}", "bold"),
+        f" ({signed(diff)} for the declarer side against double dummy" if diff else
+        " (the double-dummy result", "; `dummy-spades review` shows card by card where)."
+        if diff else ").")
+    return Group(head, scores_table(actual.scores))
+
+
+def render_solve(deal: Deal, contract: Optional[ContractResult], rows: List[TableRow],
+                 opening: Optional[ContractResult] = None,
+                 actual: Optional[HandResult] = None) -> Group:
     parts: List[object] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
+    if opening is not None:
+        parts += [render_contract(deal, opening), Text()]
+    if actual is not None and opening is not None:
+        parts += [render_actual(deal, opening, actual), Text()]
     if contract is not None:
-        parts += [render_contract(deal, contract), Text()]
-    elif deal.auction is None:
+        if opening is not None:
+            diff = contract.declarer_tricks - opening.declarer_tricks
+            parts.append(Text.assemble(
+                ("What happened so far, then double dummy: ", "bold"),
+                f"{signed(diff)} for the declarer side against the opening lead"
+                + ("; `dummy-spades review` shows card by card where." if diff else ".")))
+        parts += [render_contract(deal, contract, head_line=opening is None), Text()]
+    if deal.auction is None:
         parts.append(Text("No auction in the file: the DD table only.", style="dim"))
-    else:
+    elif deal.declarer is None:
         parts.append(Text(f"The auction is not complete ({deal.auction.next_bidder} to bid): "
                           "the DD table only.", style="dim"))
     parts.append(render_table(deal, rows))
@@ -245,18 +287,27 @@ def solve(
     json_out: JsonOpt = False,
     tt_mb: TtMbOpt = None,
 ) -> None:
-    """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer; a DD table."""
+    """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer
+    (from the opening lead next to what happened, when cards were played); a DD table."""
     deal = load_for_analysis(file, no_spade_breaking)
     solver = make_solver(tt_mb)
+    contract = opening = actual = None
     try:
-        contract = analysis.contract_result(deal, solver) if deal.declarer is not None else None
+        if deal.declarer is not None:
+            finished = deal.play_state().is_over
+            if deal.played:
+                opening = analysis.contract_result(deal.with_played(()), solver)
+            if finished:
+                actual = deal.score()
+            else:
+                contract = analysis.contract_result(deal, solver)
         rows = list(analysis.dd_table(deal, solver))
     except DealError as err:
         raise located(err, file) from None
     if json_out:
-        emit_json(solve_json(deal, str(file), contract, rows))
+        emit_json(solve_json(deal, str(file), contract, rows, opening, actual))
     else:
-        console.print(render_solve(deal, contract, rows))
+        console.print(render_solve(deal, contract, rows, opening, actual))
 
 
 def register(app: typer.Typer) -> None:

@@ -276,15 +276,21 @@ def dd_table(deal: Deal, solver: engine.Solver) -> Tuple[TableRow, ...]:
 # ------------------------------------------------------------ the position
 def analysis_state(deal: Deal, declarer: Optional[str] = None) -> PlayState:
     """The play state to analyse: after the file's played cards, with the
-    auction's declarer or (when the file has none) ``declarer``."""
+    auction's declarer or ``declarer``: the declarer when the file has none,
+    or a what-if declarer in place of the auction's (only before any card
+    is played: the played cards were played with the auction's seating)."""
     if declarer is not None and declarer not in deal.players:
         raise AnalysisError(f"unknown declarer {declarer!r}",
                             expected=f"one of the players {', '.join(deal.players)}")
     if deal.declarer is not None:
         if declarer not in (None, deal.declarer):
-            raise AnalysisError(f"the auction makes {deal.declarer} declarer, not {declarer}",
-                                field="auction",
-                                expected=f"no --declarer, or --declarer {deal.declarer}")
+            if deal.played:
+                raise AnalysisError(
+                    f"the played cards were played with {deal.declarer} declaring, so they "
+                    f"cannot be replayed with {declarer} as declarer", field="played",
+                    expected=f"no --declarer (or --declarer {deal.declarer}), or a deal file "
+                             f"without played cards for a what-if declarer")
+            return deal.initial_state(declarer)
         declarer = deal.declarer
     if declarer is None:
         what = "the file has no auction" if deal.auction is None else "the auction is not complete"

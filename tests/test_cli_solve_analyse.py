@@ -36,7 +36,7 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidd
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = sorted((ROOT / "hands").glob("*.yaml"))
 GOLDEN = Path(__file__).resolve().parent / "golden" / "solve"
-FINISHED = {"bag-penalty"}  # all 13 tricks played: nothing to solve
+FINISHED = {"bag-penalty"}  # all 13 tricks played: solve compares, analyse refuses
 SOLVABLE = [p for p in HANDS if p.stem not in FINISHED]
 UPDATE = bool(os.environ.get("UPDATE_GOLDEN"))
 
@@ -77,7 +77,7 @@ def analyse_json(stem: str, no_breaking: bool) -> dict:
 def golden_cases() -> List[Tuple[str, bool]]:
     """(deal, --no-spade-breaking) pairs with a golden file."""
     out = []
-    for path in SOLVABLE:
+    for path in HANDS:
         out.append((path.stem, False))
         if load_deal(path).rules.breaking:
             out.append((path.stem, True))
@@ -86,6 +86,8 @@ def golden_cases() -> List[Tuple[str, bool]]:
 
 GOLDEN_CASES = golden_cases()
 GOLDEN_IDS = [f"{s}{'-off' if off else ''}" for s, off in GOLDEN_CASES]
+ANALYSE_CASES = [(s, off) for s, off in GOLDEN_CASES if s not in FINISHED]
+ANALYSE_IDS = [f"{s}{'-off' if off else ''}" for s, off in ANALYSE_CASES]
 
 
 def golden_path(stem: str, no_breaking: bool) -> Path:
@@ -154,17 +156,30 @@ def test_golden_contract_is_independently_right(stem, no_breaking):
     g = golden(stem, no_breaking)
     deal = analysis.with_breaking(load_deal(hand_path(stem)), False if no_breaking else None)
     assert g["spade_breaking"] == deal.rules.breaking
-    if g["contract"] is None:
-        assert deal.declarer is None
+    if deal.declarer is None:
+        assert g["contract"] is None and g["opening"] is None and g["actual"] is None
         return
     state = deal.play_state()
-    want = independent_side_tricks(state, DECLARER_SIDE)
-    if want is None:  # a full deal with the rule on: the other side's search, fresh solver
-        fresh = analysis.make_solver(16)
-        want = 13 - won_by(state, DEFENDER_SIDE) - fresh.max_tricks(side=DEFENDER_SIDE,
-                                                                     **position_args(state))
-    assert g["contract"]["declarer_tricks"] == want
-    assert g["contract"]["defender_tricks"] == 13 - want
+    checks = [("contract", state)] if not state.is_over else []
+    if deal.played:
+        checks.append(("opening", deal.initial_state()))
+    else:
+        assert g["opening"] is None
+    for key, at in checks:
+        want = independent_side_tricks(at, DECLARER_SIDE)
+        if want is None:  # a full deal with the rule on: the other side's search, fresh solver
+            fresh = analysis.make_solver(16)
+            want = 13 - won_by(at, DEFENDER_SIDE) - fresh.max_tricks(side=DEFENDER_SIDE,
+                                                                      **position_args(at))
+        assert g[key]["declarer_tricks"] == want, key
+        assert g[key]["defender_tricks"] == 13 - want, key
+    if state.is_over:
+        assert g["contract"] is None
+        actual = deal.score()
+        assert g["actual"]["declarer_tricks"] == actual.declarer_tricks == state.declarer_tricks
+        assert [p["points"] for p in g["actual"]["players"]] == [s.points for s in actual.scores]
+    else:
+        assert g["actual"] is None
 
 
 def line_check(state: PlayState, side: int, value: int) -> int:
@@ -233,7 +248,7 @@ def test_rule_on_and_off_differ_only_where_the_rule_can_bite():
 
 # ------------------------------------------------------------------ solve JSON
 SOLVE_KEYS = {"file", "title", "spade_breaking", "players", "dealer", "opening_leader", "declarer",
-              "contract", "table"}
+              "contract", "opening", "actual", "table"}
 CONTRACT_KEYS = {"declarer", "left_defender", "right_defender", "play_order", "position", "won",
                  "declarer_tricks", "defender_tricks", "scoring", "players", "nils", "ignored_nils"}
 POSITION_KEYS = {"tricks_played", "cards_played", "to_move", "played_by", "spades_broken"}
@@ -260,10 +275,16 @@ def test_solve_json_schema_and_consistency(stem, no_breaking):
     if deal.declarer is None:
         assert c is None
         return
+    if out["actual"] is not None:
+        assert c is None and set(out["actual"]) == {"declarer_tricks", "defender_tricks", "players"}
+        c = out["opening"]
+    if out["opening"] is not None:
+        assert set(out["opening"]) == CONTRACT_KEYS
+        assert out["opening"]["position"]["cards_played"] == 0
     assert set(c) == CONTRACT_KEYS and set(c["position"]) == POSITION_KEYS
     assert c["declarer_tricks"] + c["defender_tricks"] == 13
     assert c["won"]["declarer"] <= c["declarer_tricks"] and c["won"]["defenders"] <= c["defender_tricks"]
-    assert c["position"]["cards_played"] == len(deal.played)
+    assert c["position"]["cards_played"] == (0 if out["actual"] else len(deal.played))
     bids = deal.auction.tricks_bid
     low, high = c["scoring"]["declarer_tricks"]
     kept = {n["side"] for n in c["nils"] if n["kept"]}
@@ -317,17 +338,15 @@ def test_kept_nils_are_kept_on_a_line_of_play():
 
 
 # ------------------------------------------------------------------ analyse JSON
-ANALYSE_KEYS = {"file", "title", "spade_breaking", "declarer", "play_order", "position", "to_move",
+ANALYSE_KEYS = {"file", "title", "spade_breaking", "declarer", "auction_declarer", "what_if",
+                "play_order", "position", "to_move",
                 "played_by", "side", "side_hands", "side_won", "value", "best_cards", "groups",
                 "cards", "line"}
 A_POSITION_KEYS = {"tricks_played", "trick", "leader", "on_table", "spades_broken", "won"}
 LINE_KEYS = {"cards", "tricks", "declarer_tricks", "defender_tricks"}
 TRICK_KEYS = {"number", "leader", "cards", "winner", "declarer_tricks", "defender_tricks"}
 
-ANALYSE_CASES = GOLDEN_CASES
-
-
-@pytest.mark.parametrize("stem, no_breaking", ANALYSE_CASES, ids=GOLDEN_IDS)
+@pytest.mark.parametrize("stem, no_breaking", ANALYSE_CASES, ids=ANALYSE_IDS)
 def test_analyse_json_is_consistent(stem, no_breaking):
     out = analyse_json(stem, no_breaking)
     path = hand_path(stem)
@@ -336,6 +355,7 @@ def test_analyse_json_is_consistent(stem, no_breaking):
     state = deal.play_state(declarer)
     assert set(out) == ANALYSE_KEYS and set(out["position"]) == A_POSITION_KEYS
     assert out["declarer"] == declarer and out["play_order"] == list(state.names)
+    assert out["auction_declarer"] == deal.declarer and out["what_if"] is False
     assert out["spade_breaking"] == deal.rules.breaking
     seat = state.to_move
     side = side_of(seat)
@@ -419,6 +439,48 @@ def test_analyse_declarer_option_for_a_partial_auction():
     assert bob["side"] == "defenders" and bob["value"] == table["Bob"]["defender_tricks"]
 
 
+def test_analyse_what_if_declarer_overrides_the_auction():
+    """worked-example: Carol declares by the auction; --declarer Bob is a
+    what-if from the opening lead, said in the header and the JSON, and
+    matches Bob's row of the DD table."""
+    path = hand_path("worked-example")
+    result = run("analyse", path, "--json", "--declarer", "Bob")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["declarer"] == "Bob" and out["auction_declarer"] == "Carol" and out["what_if"]
+    assert out["play_order"][0] == "Bob" and out["to_move"] == "Alice"
+    table = {r["declarer"]: r for r in solve_json("worked-example", False)["table"]}
+    side = "declarer_tricks" if out["side"] == "declarer" else "defender_tricks"
+    assert out["value"] == table["Bob"][side]
+    text = " ".join(run("analyse", path, "--declarer", "Bob").stdout.split())
+    assert "What-if: Bob declares in place of Carol (the auction's declarer)" in text
+    same = json.loads(run("analyse", path, "--json", "--declarer", "Carol").stdout)
+    assert same["what_if"] is False and same["declarer"] == "Carol"
+
+
+def test_solve_on_a_finished_hand_compares_with_double_dummy():
+    out = solve_json("bag-penalty", False)
+    assert out["contract"] is None
+    assert out["opening"]["position"]["cards_played"] == 0
+    assert out["actual"]["declarer_tricks"] == 9
+    text = " ".join(run("solve", hand_path("bag-penalty")).stdout.split())
+    assert "From the opening lead: Bob leads." in text
+    assert f"declarer side {out['opening']['declarer_tricks']}" in text
+    assert "What happened: all 13 tricks played; declarer side 9, defenders 4" in text
+
+
+def test_solve_on_a_partly_played_hand_shows_both():
+    out = solve_json("mid-play", False)
+    assert out["opening"]["position"]["cards_played"] == 0
+    assert out["contract"]["position"]["cards_played"] == 25 and out["actual"] is None
+    assert out["opening"]["declarer_tricks"] == next(
+        r["declarer_tricks"] for r in out["table"] if r["declarer"] == "Carol")
+    text = " ".join(run("solve", hand_path("mid-play")).stdout.split())
+    assert "From the opening lead: Alice leads." in text and "What happened so far" in text
+    unplayed = solve_json("worked-example", False)
+    assert unplayed["opening"] is None and unplayed["actual"] is None
+
+
 # ------------------------------------------------------------------ Rich output
 @pytest.mark.parametrize("path", SOLVABLE, ids=[p.stem for p in SOLVABLE])
 def test_solve_screen(path):
@@ -481,9 +543,8 @@ def one_error(result) -> str:
     return " ".join(result.stderr.split())
 
 
-@pytest.mark.parametrize("command", ["solve", "analyse"])
-def test_finished_hand_is_an_error(command):
-    text = one_error(run(command, hand_path("bag-penalty")))
+def test_analysing_a_finished_hand_is_an_error():
+    text = one_error(run("analyse", hand_path("bag-penalty")))
     assert "bag-penalty.yaml" in text and "the hand is over" in text
 
 
@@ -492,12 +553,13 @@ def test_analyse_without_declarer_is_an_error():
     assert "no declarer" in text and "--declarer" in text
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--declarer", "Zed"], "--declarer: unknown player 'Zed'"),
-    (["--declarer", "Bob"], "the auction makes Carol declarer, not Bob"),
+@pytest.mark.parametrize("stem, args, message", [
+    ("worked-example", ["--declarer", "Zed"], "--declarer: unknown player 'Zed'"),
+    ("mid-play", ["--declarer", "Bob"],
+     "the played cards were played with Carol declaring, so they cannot be replayed with Bob"),
 ])
-def test_bad_declarer_is_an_error(args, message):
-    text = one_error(run("analyse", hand_path("worked-example"), *args))
+def test_bad_declarer_is_an_error(stem, args, message):
+    text = one_error(run("analyse", hand_path(stem), *args))
     assert message in text
 
 
