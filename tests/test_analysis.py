@@ -333,9 +333,12 @@ def test_no_declarer_and_wrong_declarer():
     with pytest.raises(analysis.AnalysisError, match="unknown declarer"):
         analysis.analysis_state(partial, "Zed")
     full = load_deal(ROOT / "hands" / "worked-example.yaml")
-    with pytest.raises(analysis.AnalysisError, match="makes Carol declarer"):
-        analysis.analysis_state(full, "Bob")
+    what_if = analysis.analysis_state(full, "Bob")       # no card played yet: a what-if
+    assert what_if.names[0] == "Bob" and not what_if.moves
     assert analysis.analysis_state(full, "Carol").names[0] == "Carol"
+    played = load_deal(ROOT / "hands" / "mid-play.yaml")
+    with pytest.raises(analysis.AnalysisError, match="played with Carol declaring"):
+        analysis.analysis_state(played, "Bob")
     with pytest.raises(DealError, match="auction is not complete"):
         analysis.contract_result(partial, analysis.make_solver(8))
 
