@@ -12,6 +12,7 @@ MODULES = [
     "duck",                        # what a duck does to every player's score
     "bid",                         # bid soundness by double-dummy simulation
     "review",                      # every card of a played hand judged
+    "explore",                     # interactive explorer (Textual, optional extra)
 ]
 
 

@@ -1,0 +1,55 @@
+"""``dummy-spades explore FILE``: an interactive double-dummy explorer.
+
+The table as ``show`` lays it out, the double-dummy value of every legal
+card of the player to move, play / undo / redo / best card / autoplay, the
+hand scores under double-dummy continuation, the spade-breaking switch,
+hidden hands, save to a new deal file. Keys: docs/EXPLORE.md. Needs the
+optional Textual extra (``pip install 'dummy-spades[explore]'``); the screen
+itself is :mod:`dummy_spades.cli.explorer`.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from dummy_spades.solver.errors import DealError
+
+from .common import escape_markup, fail, handle_errors
+from .solve import DealArg, NoBreakingOpt, TtMbOpt, load_for_analysis, located, make_solver
+
+INSTALL_HINT = ("explore needs Textual, an optional extra: "
+                "pip install 'dummy-spades[explore]'")
+
+
+@handle_errors
+def explore(
+    file: DealArg,
+    declarer: Annotated[Optional[str], typer.Option(
+        "--declarer", metavar="NAME", show_default=False,
+        help="The declarer, when the file has no complete auction; or a what-if declarer "
+             "in place of the auction's (before any card is played).")] = None,
+    no_spade_breaking: NoBreakingOpt = False,
+    tt_mb: TtMbOpt = None,
+) -> None:
+    """Explore a deal interactively: every legal card's double-dummy value, play and take back."""
+    try:
+        from .explorer import Exploration, ExplorerApp
+    except ImportError:
+        fail(escape_markup(INSTALL_HINT))
+    deal = load_for_analysis(file, no_spade_breaking)
+    if declarer is not None and declarer not in deal.players:
+        fail(escape_markup(f"--declarer: unknown player {declarer!r}; expected one of "
+                           f"{', '.join(deal.players)}"))
+    make_solver(tt_mb)  # checks --tt-mb
+    try:
+        exploration = Exploration(deal, declarer, tt_mb)
+    except DealError as err:
+        if err.field == "auction" and deal.declarer is None:
+            err = err.relocated(expected=f"--declarer NAME (one of {', '.join(deal.players)})")
+        raise located(err, file) from None
+    ExplorerApp(exploration, file).run()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("explore")(explore)

@@ -1,0 +1,681 @@
+"""The interactive explorer behind ``dummy-spades explore`` (Textual).
+
+:class:`Exploration` is the state, without any screen: the deal, the cards
+played from the opening lead, a redo list, the spade-breaking switch, one
+solver and a cache of its answers per position. :class:`ExplorerApp` is the
+screen: the table as ``show`` lays it out, the double-dummy value of every
+legal card of the player to move (computed in a worker thread, a spinner
+while pending), the hand scores under double-dummy continuation, and the
+keys of docs/EXPLORE.md.
+
+This module imports Textual; ``cli/explore.py`` checks that it is installed.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.events import Key
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from dummy_spades.solver import analysis
+from dummy_spades.solver.analysis import CardAnalysis
+from dummy_spades.solver.cards import SUIT_SYMBOLS, SUITS, format_card, iter_cards, rank_of, suit_of
+from dummy_spades.solver.deal import Deal, HandResult
+from dummy_spades.solver.dealfile import dump_deal
+from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.play import PlayState
+from dummy_spades.solver.scoring import DUMMY
+from dummy_spades.solver.seating import (DECLARER_SEAT, DECLARER_SIDE, DUMMY_SEAT,
+                                         LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT, side_of)
+
+from .render import card_text, display_order, suit_style
+
+#: Which hands are hidden, cycled by the ``h`` key: (label, hidden seats).
+VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
+    ("all hands shown", ()),
+    ("defenders hidden (declarer practice)", (LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT)),
+    ("left defender's view", (DECLARER_SEAT, RIGHT_DEFENDER_SEAT)),
+    ("right defender's view", (DECLARER_SEAT, LEFT_DEFENDER_SEAT)),
+)
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+RANKS = "23456789TJQKA"
+
+Key_ = Tuple[Tuple[int, ...], bool]      # (cards played, spade-breaking rule): one position
+
+
+@dataclass(frozen=True)
+class PositionScores:
+    """The hand's scores at a position: ``actual`` when the hand is over, else
+    double dummy from the position on (as ``solve`` scores it)."""
+
+    actual: bool
+    declarer_tricks: int
+    result: HandResult
+
+
+# ------------------------------------------------------------------ the state
+class Exploration:
+    """The position being explored and its history (no screen).
+
+    ``moves``: the cards played from the opening lead; ``redo``: cards taken
+    back, the next one last. Playing the card at the top of ``redo`` keeps
+    the rest of it; any other card clears it. Engine answers are cached per
+    position (cards played, rule) and computed under one lock, so worker
+    threads can ask for them while the screen moves on."""
+
+    def __init__(self, deal: Deal, declarer: Optional[str] = None,
+                 tt_mb: Optional[float] = None) -> None:
+        self.deal = deal
+        self.declarer = declarer or deal.declarer
+        if self.declarer is None:
+            raise analysis.AnalysisError(
+                "no declarer: the auction is not complete", field="auction",
+                expected=f"--declarer NAME (one of {', '.join(deal.players)})")
+        self.breaking = deal.rules.breaking
+        self.state = analysis.analysis_state(deal, self.declarer) if deal.played \
+            else deal.initial_state(self.declarer)
+        self.redo: List[int] = []
+        self.solver = analysis.make_solver(tt_mb)
+        self._lock = threading.Lock()
+        self._values: Dict[Key_, CardAnalysis] = {}
+        self._scores: Dict[Key_, Optional[PositionScores]] = {}
+        self._lines: Dict[Key_, Tuple[int, ...]] = {}
+
+    # ------------------------------------------------------------ reading
+    @property
+    def moves(self) -> Tuple[int, ...]:
+        return self.state.moves
+
+    @property
+    def key(self) -> Key_:
+        return self.state.moves, self.breaking
+
+    @property
+    def names(self) -> Tuple[str, ...]:
+        return self.state.names
+
+    @property
+    def scored(self) -> bool:
+        """Scores are known: the auction's declarer is the one explored."""
+        return self.declarer == self.deal.declarer
+
+    def deal_now(self) -> Deal:
+        """The deal with the current cards played and rule (what ``save`` writes)."""
+        return analysis.with_breaking(self.deal, self.breaking).with_played(self.state.moves)
+
+    def _state_at(self, key: Key_) -> PlayState:
+        moves, breaking = key
+        start = analysis.with_breaking(self.deal, breaking).initial_state(self.declarer)
+        for card in moves:
+            start.play(card)
+        return start
+
+    # ------------------------------------------------------------ moving
+    def play(self, card: int) -> None:
+        """Play ``card`` for the player to move (raises IllegalPlayError)."""
+        self.state.play(card)
+        if self.redo and self.redo[-1] == card:
+            self.redo.pop()
+        else:
+            self.redo.clear()
+
+    def undo_card(self) -> bool:
+        if not self.state.moves:
+            return False
+        self.redo.append(self.state.unplay())
+        return True
+
+    def undo_trick(self) -> bool:
+        """Take back the trick in progress, or the last complete trick."""
+        if not self.state.moves:
+            return False
+        self.undo_card()
+        while self.state.trick:
+            self.undo_card()
+        return True
+
+    def redo_card(self) -> bool:
+        if not self.redo:
+            return False
+        self.state.play(self.redo.pop())
+        return True
+
+    def redo_trick(self) -> bool:
+        """Replay cards until a trick is complete (or nothing is left to redo)."""
+        if not self.redo:
+            return False
+        self.redo_card()
+        while self.redo and self.state.trick:
+            self.redo_card()
+        return True
+
+    def to_start(self) -> bool:
+        if not self.state.moves:
+            return False
+        while self.state.moves:
+            self.undo_card()
+        return True
+
+    def toggle_breaking(self) -> None:
+        """Switch the spade-breaking rule; the cards played must stay legal
+        (raises IllegalPlayError, leaving everything as it was)."""
+        breaking = not self.breaking
+        start = analysis.with_breaking(self.deal, breaking).initial_state(self.declarer)
+        for card in self.state.moves:
+            start.play(card)
+        self.breaking, self.state = breaking, start
+        self.redo.clear()
+
+    # ------------------------------------------------------------ the engine
+    def card_values(self, key: Key_) -> Optional[CardAnalysis]:
+        """Every legal card's value at the position ``key`` (``None`` when the hand is over)."""
+        with self._lock:
+            if key not in self._values:
+                state = self._state_at(key)
+                if state.is_over:
+                    return None
+                self._values[key] = analysis.card_analysis(state, self.solver)
+            return self._values[key]
+
+    def scores(self, key: Key_) -> Optional[PositionScores]:
+        """The scores at ``key`` (``None`` when the explored declarer is not the auction's)."""
+        with self._lock:
+            if key not in self._scores:
+                self._scores[key] = self._compute_scores(key)
+            return self._scores[key]
+
+    def _compute_scores(self, key: Key_) -> Optional[PositionScores]:
+        if not self.scored:
+            return None
+        deal = analysis.with_breaking(self.deal, key[1]).with_played(key[0])
+        if deal.play_state().is_over:
+            result = deal.score()
+            return PositionScores(True, result.declarer_tricks, result)
+        r = analysis.contract_result(deal, self.solver)
+        return PositionScores(False, r.declarer_tricks, r.result)
+
+    def optimal_line(self, key: Key_) -> Tuple[int, ...]:
+        """One optimal play-out from ``key`` to the end of the hand."""
+        with self._lock:
+            if key not in self._lines:
+                state = self._state_at(key)
+                self._lines[key] = () if state.is_over else \
+                    analysis.optimal_line(state, self.solver).cards
+            return self._lines[key]
+
+
+def declarer_value(values: CardAnalysis, card: int, won_declarer: int) -> int:
+    """A card's value as the declarer side's total (the analysis gives the mover's side's)."""
+    v = values.values[card]
+    return v if values.side == DECLARER_SIDE else 13 - v
+
+
+# ------------------------------------------------------------------ dialogs
+class SaveScreen(ModalScreen[Optional[str]]):
+    """Ask for the file to save to; dismissed with the path or ``None``."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, default: str) -> None:
+        super().__init__()
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Save the current position to a new deal file (Enter saves, Esc cancels):")
+            yield Input(value=self.default, id="path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: ``y`` confirms, anything else declines."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.question + "  [y/n]")
+
+    def on_key(self, event: Key) -> None:
+        event.stop()
+        self.dismiss(event.key == "y")
+
+
+# ------------------------------------------------------------------ the app
+POSITIONS = ("bottom", "left", "top", "right")   # the declarer at the bottom, clockwise
+
+
+class ExplorerApp(App[None]):
+    """Explore a deal double dummy: see docs/EXPLORE.md for the keys."""
+
+    TITLE = "dummy-spades explore"
+    CSS = """
+    Screen { layout: vertical; }
+    #main { height: 1fr; }
+    #table { width: 1fr; }
+    #grid { grid-size: 3 3; grid-columns: 1fr 1fr 1fr; grid-rows: auto auto auto;
+            height: auto; }
+    #grid > Static { content-align: center middle; height: auto; }
+    #side { width: 46; padding: 0 1; }
+    #values { height: auto; padding: 0 1; }
+    #status { height: 1; padding: 0 1; color: $warning; }
+    #dialog { width: 70; height: auto; padding: 1 2; border: thick $accent;
+              background: $surface; }
+    SaveScreen, ConfirmScreen { align: center middle; }
+    """
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "card ←", show=False),
+        Binding("right", "cursor(1)", "card →", show=False),
+        Binding("enter", "play_selected", "play"),
+        Binding("u", "undo_card", "undo"),
+        Binding("U", "undo_trick", "undo trick", show=False),
+        Binding("r", "redo_card", "redo"),
+        Binding("R", "redo_trick", "redo trick", show=False),
+        Binding("s,home", "to_start", "start"),
+        Binding("b", "play_best", "best card"),
+        Binding("a", "autoplay", "autoplay"),
+        Binding("t", "toggle_breaking", "spade rule"),
+        Binding("h", "cycle_view", "hands"),
+        Binding("w", "save", "save"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, exploration: Exploration, source: Optional[Path] = None) -> None:
+        super().__init__()
+        self.x = exploration
+        self.source = source
+        self.view = 0
+        self.cursor = 0
+        self.frame = 0
+        self.message = ""
+        #: what each part of the screen shows now (by widget id), for tests and reading
+        self.drawn: Dict[str, RenderableType] = {}
+
+    # ------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                yield Static(id="title")
+                with Grid(id="grid"):
+                    for name in ("nw", "top", "ne", "left", "centre", "right", "sw",
+                                 "bottom", "se"):
+                        yield Static(id=name)
+                yield Static(id="values")
+            yield Static(id="side")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(0.1, self._tick)
+        self.refresh_view()
+
+    # ------------------------------------------------------------ engine work
+    def _pending(self) -> bool:
+        key = self.x.key
+        values_due = not self.x.state.is_over and key not in self.x._values
+        return values_due or (self.x.scored and key not in self.x._scores)
+
+    def _tick(self) -> None:
+        if self._pending():
+            self.frame = (self.frame + 1) % len(SPINNER)
+            self._update_values()
+            self._update_side()
+
+    @work(thread=True, group="engine")
+    def compute(self, key: Key_) -> None:
+        """Values and scores of the position ``key``, off the screen's thread."""
+        try:
+            for ask in (self.x.card_values, self.x.scores):
+                if key != self.x.key:
+                    return        # the screen has moved on: that position is not needed now
+                ask(key)
+                self.call_from_thread(self._computed, key)
+        except (ValueError, RuntimeError) as err:  # engine or deal problem: say it
+            self.call_from_thread(self.status, f"engine: {err}")
+
+    def _computed(self, key: Key_) -> None:
+        if key == self.x.key:
+            self.refresh_view()
+
+    # ------------------------------------------------------------ drawing
+    def _put(self, name: str, renderable: RenderableType) -> None:
+        self.drawn[name] = renderable
+        self.query_one(f"#{name}", Static).update(renderable)
+
+    def status(self, message: str) -> None:
+        self.message = message
+        self._put("status", Text(message))
+
+    def legal_cards(self) -> List[int]:
+        return display_order(self.x.state.legal_moves())
+
+    def refresh_view(self) -> None:
+        state = self.x.state
+        legal = self.legal_cards()
+        self.cursor = min(self.cursor, max(len(legal) - 1, 0))
+        deal = self.x.deal
+        title = Text(deal.title or "", style="bold")
+        if title:
+            title.append("  ")
+        title.append(f"{self.x.declarer} declares; spade breaking "
+                     f"{'on' if self.x.breaking else 'off'}; {VIEWS[self.view][0]}", style="dim")
+        if not self.x.scored:
+            title.append(f" — what-if: the auction's declarer is {deal.declarer}", style="yellow")
+        self._put("title", title)
+        for pos, seat in zip(POSITIONS, range(4)):
+            self._put(pos, self._hand(seat))
+        self._put("centre", self._centre())
+        self._update_values()
+        self._update_side()
+        key = self.x.key
+        if not state.is_over and (key not in self.x._values or key not in self.x._scores):
+            self.compute(key)
+        elif state.is_over and key not in self.x._scores:
+            self.compute(key)
+
+    def _values_now(self) -> Optional[CardAnalysis]:
+        return self.x._values.get(self.x.key)
+
+    def _card_style(self, card: int, values: Optional[CardAnalysis]) -> Style:
+        if values is None:
+            return Style(dim=True)
+        gap = values.best_value - values.values[card]
+        colour = "green" if gap == 0 else "yellow" if gap == 1 else "red"
+        return Style(color=colour, bold=gap == 0)
+
+    def _hand(self, seat: int) -> RenderableType:
+        state = self.x.state
+        names = state.names
+        name = names[seat]
+        hidden = seat in VIEWS[self.view][1]
+        to_move = state.to_move == seat
+        title = Text(name, style="bold")
+        role = ("declarer" if seat == DECLARER_SEAT else
+                f"{names[DECLARER_SEAT]} plays it" if seat == DUMMY_SEAT else "defender")
+        title.append(f" ({role})", style="dim")
+        if to_move:
+            title.append(" ◀ to play", style="bold green")
+        hand = state.hands[seat]
+        lines: List[Text] = []
+        if hidden:
+            lines.append(Text(f"{bin(hand).count('1')} cards hidden", style="dim"))
+        else:
+            values = self._values_now() if to_move else None
+            legal = self.legal_cards() if to_move else []
+            selected = legal[self.cursor] if legal else None
+            for suit in SUITS:
+                line = Text.assemble((SUIT_SYMBOLS[suit], suit_style(suit)), " ")
+                cards = [c for c in display_order(iter_cards(hand)) if suit_of(c) == suit]
+                if not cards:
+                    line.append("—", style="dim")
+                for c in cards:
+                    rank = RANKS[rank_of(c) - 2]
+                    if c in legal:
+                        style = self._card_style(c, values) + Style(
+                            meta={"@click": f"app.play({c})"}, underline=True)
+                        if c == selected:
+                            style += Style(reverse=True)
+                        line.append(rank, style=style)
+                    else:
+                        line.append(rank, style="dim" if to_move else "")
+                    line.append(" ")
+                lines.append(line)
+        won = state.tricks_won[seat]
+        lines.append(Text(f"tricks: {won}", style="cyan"))
+        return Panel(Group(*lines), title=title, expand=False, padding=(0, 1),
+                     border_style="green" if to_move else "")
+
+    def _centre(self) -> RenderableType:
+        state = self.x.state
+        grid = Table.grid(padding=(0, 1))
+        for _ in range(3):
+            grid.add_column(justify="center", min_width=3)
+        played = dict(zip(state.current_trick.seats, state.trick))
+        cell = {pos: card_text(played[seat]) if seat in played else Text("")
+                for pos, seat in zip(POSITIONS, range(4))}
+        if state.is_over:
+            label = Text("hand over", style="bold")
+        else:
+            label = Text(f"trick {len(state.tricks) + 1}", style="dim")
+        grid.add_row("", cell["top"], "")
+        grid.add_row(cell["left"], label, cell["right"])
+        grid.add_row("", cell["bottom"], "")
+        totals = Text(f"declarer side {state.declarer_tricks} · defenders "
+                      f"{state.defender_tricks}", style="cyan")
+        last = state.tricks[-1] if state.tricks and not state.trick else None
+        parts: List[RenderableType] = [grid, totals]
+        if last is not None:
+            parts.append(Text.assemble("last trick: ", *[x for c in last.cards
+                                                          for x in (card_text(c), " ")],
+                                       f"won by {state.names[last.winner]}", style="dim"))
+        return Group(*parts)
+
+    def _update_values(self) -> None:
+        state = self.x.state
+        if state.is_over:
+            self._put("values", Text("The hand is over: u undoes a card, s goes back to the start.",
+                               style="bold"))
+            return
+        seat = state.to_move
+        assert seat is not None
+        who = state.names[seat]
+        if seat == DUMMY_SEAT:
+            who += f" (played by {state.names[DECLARER_SEAT]})"
+        values = self._values_now()
+        text = Text(f"{who} to play. ", style="bold")
+        if seat in VIEWS[self.view][1]:
+            text.append("This hand is hidden: b plays the double-dummy card.", style="dim")
+            self._put("values", text)
+            return
+        if values is None:
+            text.append(f"{SPINNER[self.frame]} computing double-dummy values…", style="yellow")
+            self._put("values", text)
+            return
+        text.append("Declarer side's tricks after each card (green: best):\n")
+        for i, g in enumerate(values.groups):
+            if i:
+                text.append("   ")
+            text.append_text(Text(" ").join(card_text(c) for c in display_order(g.cards)))
+            v = declarer_value(values, g.cards[0], state.declarer_tricks)
+            text.append(": ")
+            text.append(str(v), style=self._card_style(g.cards[0], values))
+        self._put("values", text)
+
+    def _update_side(self) -> None:
+        state = self.x.state
+        parts: List[RenderableType] = []
+        deal = self.x.deal
+        if not self.x.scored:
+            parts.append(Text("No scores: the explored declarer is not the auction's.",
+                              style="dim"))
+            self._put("side", Group(*parts))
+            return
+        scores = self.x._scores.get(self.x.key)
+        if scores is None:
+            parts.append(Text(f"{SPINNER[self.frame]} scoring…", style="yellow"))
+            self._put("side", Panel(Group(*parts), title="Hand scores"))
+            return
+        basis = "actual" if scores.actual else "double dummy from here"
+        parts.append(Text(f"Declarer side {scores.declarer_tricks}, defenders "
+                          f"{13 - scores.declarer_tricks} ({basis})", style="bold"))
+        t = Table(show_edge=False, pad_edge=False, box=None)
+        for col, just in (("player", "left"), ("bid", "right"), ("tricks", "right"),
+                          ("", "left"), ("pts", "right")):
+            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        for s in scores.result.scores:
+            result = Text("made", style="green") if s.made else Text("set", style="red")
+            if s.made and s.bags:
+                result.append(f", {s.bags} bag{'' if s.bags == 1 else 's'}", style="dim")
+            for n in s.nils:
+                who = "own" if n.hand == s.player else n.hand
+                result.append(f"\nnil {who} {'kept' if n.success else 'lost'}",
+                              style="green" if n.success else "red")
+            t.add_row(s.player, str(s.bid), str(s.side_tricks), result, f"{s.points:+d}")
+        parts.append(t)
+        if scores.result.ledger is not None:
+            ledger = Text("Running totals: ")
+            ledger.append(", ".join(f"{e.player} {e.after.points} ({e.after.bags} bags)"
+                                    for e in scores.result.ledger))
+            parts.append(ledger)
+        if deal.notes:
+            parts.append(Text(deal.notes.strip(), style="italic dim"))
+        self._put("side", Panel(Group(*parts), title="Hand scores"))
+
+    # ------------------------------------------------------------ actions
+    def _moved(self, message: str = "") -> None:
+        self.cursor = 0
+        self.status(message)
+        self.refresh_view()
+
+    def action_cursor(self, step: int) -> None:
+        legal = self.legal_cards()
+        if not legal:
+            self.status("no card to choose: the hand is over")
+            return
+        self.cursor = (self.cursor + step) % len(legal)
+        self.refresh_view()
+
+    def action_play(self, card: int) -> None:
+        state = self.x.state
+        if state.to_move is not None and state.to_move in VIEWS[self.view][1]:
+            self.status("that hand is hidden: b plays the double-dummy card")
+            return
+        try:
+            self.x.play(card)
+        except DealError as err:
+            self.status(str(err))
+            return
+        self._moved(f"played {format_card(card, symbols=True)}")
+
+    def action_play_selected(self) -> None:
+        legal = self.legal_cards()
+        if not legal:
+            self.status("the hand is over: nothing to play")
+            return
+        self.action_play(legal[self.cursor])
+
+    def action_undo_card(self) -> None:
+        self._moved("took back a card") if self.x.undo_card() else self.status("nothing to undo")
+
+    def action_undo_trick(self) -> None:
+        self._moved("took back a trick") if self.x.undo_trick() else self.status("nothing to undo")
+
+    def action_redo_card(self) -> None:
+        self._moved("replayed a card") if self.x.redo_card() else self.status("nothing to redo")
+
+    def action_redo_trick(self) -> None:
+        self._moved("replayed a trick") if self.x.redo_trick() else self.status("nothing to redo")
+
+    def action_to_start(self) -> None:
+        self._moved("back at the opening lead") if self.x.to_start() else \
+            self.status("already at the opening lead")
+
+    def action_toggle_breaking(self) -> None:
+        try:
+            self.x.toggle_breaking()
+        except DealError as err:
+            self.status(f"the spade-breaking rule stays off: {err.problem}")
+            return
+        self._moved(f"spade breaking {'on' if self.x.breaking else 'off'}")
+
+    def action_cycle_view(self) -> None:
+        self.view = (self.view + 1) % len(VIEWS)
+        self.status(VIEWS[self.view][0])
+        self.refresh_view()
+
+    def action_play_best(self) -> None:
+        if self.x.state.is_over:
+            self.status("the hand is over: nothing to play")
+            return
+        self.status("finding the double-dummy card…")
+        self._best(self.x.key, autoplay=False)
+
+    def action_autoplay(self) -> None:
+        if self.x.state.is_over:
+            self.status("the hand is over: nothing to play")
+            return
+        self.status("playing on along an optimal line…")
+        self._best(self.x.key, autoplay=True)
+
+    @work(thread=True, group="engine")
+    def _best(self, key: Key_, autoplay: bool) -> None:
+        try:
+            line = self.x.optimal_line(key)
+        except (ValueError, RuntimeError) as err:
+            self.call_from_thread(self.status, f"engine: {err}")
+            return
+        self.call_from_thread(self._play_line, key, line if autoplay else line[:1])
+
+    def _play_line(self, key: Key_, cards: Sequence[int]) -> None:
+        if key != self.x.key:
+            return            # the position changed meanwhile
+        for card in cards:
+            self.x.play(card)
+        what = (f"played {format_card(cards[0], symbols=True)} (double dummy)" if len(cards) == 1
+                else f"played {len(cards)} cards along an optimal line")
+        self._moved(what)
+
+    def action_save(self) -> None:
+        self.push_screen(SaveScreen(self._default_path()), self._save_to)
+
+    def _default_path(self) -> str:
+        stem = self.source.stem if self.source is not None else "deal"
+        folder = Path.cwd()
+        n = 1
+        while True:
+            path = folder / f"{stem}-explored{'' if n == 1 else f'-{n}'}.yaml"
+            if not path.exists():
+                return str(path)
+            n += 1
+
+    def _save_to(self, path: Optional[str]) -> None:
+        if not path:
+            self.status("not saved")
+            return
+        target = Path(path).expanduser()
+        if target.exists():
+            self.push_screen(ConfirmScreen(f"{target} exists. Overwrite it?"),
+                             lambda yes: self._write(target) if yes else self.status("not saved"))
+            return
+        self._write(target)
+
+    def _write(self, target: Path) -> None:
+        try:
+            text = dump_deal(self.x.deal_now())
+            target.write_text(text, encoding="utf-8")
+        except (DealError, OSError) as err:
+            self.status(f"not saved: {err}")
+            return
+        self.status(f"saved {target}")
+
+    def on_key(self, event: Key) -> None:
+        """A key with no binding: a short message, nothing else."""
+        if self.screen is not self.screen_stack[0]:
+            return
+        bound = {k for b in self.BINDINGS for k in getattr(b, "key", "").split(",")}
+        if event.key not in bound and event.key not in ("tab", "shift+tab"):
+            self.status(f"{event.key}: no such key (the keys are listed at the bottom)")
+
+
+__all__ = ["ConfirmScreen", "Exploration", "ExplorerApp", "PositionScores", "SaveScreen",
+           "declarer_value"]
