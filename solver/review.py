@@ -41,7 +41,7 @@ from .analysis import (AnalysisError, ContractResult, contract_result, dd_side_b
                        dd_side_tricks, side_name)
 from .cards import SUIT_MASK, suit_of
 from .deal import Deal, HandResult
-from .duck import _values as ranked_values
+from .duck.outcomes import _values as ranked_values
 from .play import PlayState
 from .scoring import TRICKS_PER_HAND
 from .seating import DECLARER_SIDE, Seating, controller, side_of
