@@ -2,6 +2,7 @@
 exactly the second one (and fails when it fails), the documented examples work."""
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
 from dummy_spades.solver.dealfile import loads_deal
+
+import conftest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -48,6 +51,21 @@ def test_ci_runs_exactly_the_test_command():
     assert "set -euo pipefail" in lines  # a failing step fails the job
     assert lines[-1] == setup_commands()[1]
     assert (ROOT / ".ci" / "run").stat().st_mode & 0o111  # executable
+
+
+def test_ci_requires_the_compiled_engine():
+    """CI fails when the engine is not built instead of skipping its tests."""
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"export {conftest.REQUIRE_ENGINE}=1" in [ln.strip() for ln in script.splitlines()]
+
+
+def test_a_required_engine_that_cannot_be_imported_stops_the_run(monkeypatch):
+    monkeypatch.setitem(sys.modules, conftest.ENGINE_MODULE, None)  # its import fails
+    monkeypatch.delenv(conftest.REQUIRE_ENGINE, raising=False)
+    conftest.check_engine_built()  # not required: the engine tests skip themselves
+    monkeypatch.setenv(conftest.REQUIRE_ENGINE, "1")
+    with pytest.raises(pytest.UsageError, match="cannot be imported"):
+        conftest.check_engine_built()
 
 
 @pytest.mark.parametrize("doc, text", [("README.md", README), ("docs/FORMAT.md", FORMAT)])
