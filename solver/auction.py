@@ -200,7 +200,8 @@ class Auction:
     @classmethod
     def from_calls(cls, players: Sequence[str], dealer: str, calls: Sequence[str]) -> "Auction":
         """``Auction.from_calls(players, dealer, ["5", "6 nil Bob", "7"])`` in bidding order."""
-        order = bidding_order(check_table(players, dealer), dealer)
+        table = check_table(players, dealer)
+        order = bidding_order(table, dealer)
         bids = []
         for i, (player, text) in enumerate(zip(order, calls)):
             try:
@@ -210,7 +211,7 @@ class Auction:
         if len(calls) > len(order):
             raise AuctionError(f"{len(calls)} bids", field="auction",
                                expected="at most three bids, one per real player")
-        return cls(tuple(players), dealer, tuple(bids))  # type: ignore[arg-type]
+        return cls(table, dealer, tuple(bids))
 
 
 # ------------------------------------------------------------ bidding variants

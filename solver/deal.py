@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Dict, Iterator, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from .auction import BIDDING_RULES, MIRROR, STANDARD, Auction, check_auction, spade_count
 from .cards import (FULL_DECK, CardError, format_card, format_hand, iter_cards, parse_card,
@@ -35,7 +35,7 @@ class FrozenMap(Mapping[K, V]):
 
     __slots__ = ("_data",)
 
-    def __init__(self, data: Union[Mapping[K, V], Sequence[Tuple[K, V]]] = ()) -> None:
+    def __init__(self, data: Union[Mapping[K, V], Iterable[Tuple[K, V]]] = ()) -> None:
         self._data: Dict[K, V] = dict(data)
 
     def __getitem__(self, key: K) -> V:
@@ -391,14 +391,14 @@ class Deal:
 
     @classmethod
     def from_pbn(cls, pbn: str, players: Sequence[str], dealer: str,
-                 declarer: Optional[str] = None, **fields: object) -> "Deal":
+                 declarer: Optional[str] = None, **fields: Any) -> "Deal":
         """Build a deal from a PBN deal string read as :meth:`to_pbn` writes it
         (``declarer`` defaults to the auction's in ``fields``, else the first player)."""
         players = check_table(players, dealer)
         auction = fields.get("auction")
         declarer = declarer or (auction.declarer if isinstance(auction, Auction) else None) or players[0]
-        return cls(players, dealer, parse_pbn_deal(pbn, play_seating(players, declarer)),
-                   **fields)  # type: ignore[arg-type]
+        return cls(players, dealer, FrozenMap(parse_pbn_deal(pbn, play_seating(players, declarer))),
+                   **fields)
 
     # --------------------------------------------------------------- scoring
     def score(self, declarer_tricks: Optional[int] = None,

@@ -11,16 +11,17 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import yaml
 
 from .auction import Auction, Bid
 from .cards import (CardError, cards_mask, format_card, format_hand, iter_cards, parse_card,
                     parse_hand, parse_suit, parse_suit_holding)
-from .deal import DEFAULT_DEAL_RULES, VARIANT_FORMS, Deal, Rules, Variant
+from .deal import DEFAULT_DEAL_RULES, VARIANT_FORMS, Deal, FrozenMap, Rules, Variant
 from .errors import DealError, DealFileError
 from .scoring import DEFAULT_RULES, ScoringError, ScoringRules, Standing
+from .seating import check_table
 
 T = TypeVar("T")
 
@@ -102,7 +103,8 @@ class _Field:
 
     def text(self, expected: str) -> str:
         if isinstance(self.node, yaml.ScalarNode) and not _is_null_node(self.node):
-            return self.node.value
+            value: str = self.node.value
+            return value
         raise self.fail(f"{'nothing' if _is_null_node(self.node) else self._shown()} given", expected)
 
     def words(self, expected: str) -> List[str]:
@@ -275,7 +277,7 @@ def _read_variant(f: _Field) -> Variant:
     if "seen" in fields:
         for player, sub in fields["seen"].mapping("the dummy cards each player saw: {Alice: [HK, C2]}").items():
             seen[player] = _cards(sub, sub.words("dummy cards such as HK C2"))
-    return Variant(variant.name, seen, variant.bidding)
+    return Variant(variant.name, FrozenMap(seen), variant.bidding)
 
 
 def _build(top: _Field) -> Deal:
@@ -293,7 +295,7 @@ def _build(top: _Field) -> Deal:
     dealer = fields["dealer"].text("the dealer's name")
     hands = {name: _read_hand(sub) for name, sub in
              fields["hands"].mapping("one hand per player name plus dummy").items()}
-    kwargs: Dict[str, object] = {}
+    kwargs: Dict[str, Any] = {}
     played_paths: List[str] = []
     if "title" in fields:
         kwargs["title"] = fields["title"].text("a one-line title")
@@ -308,10 +310,11 @@ def _build(top: _Field) -> Deal:
             kwargs["variant"] = _read_variant(fields["variant"])
         if "auction" in fields and not _is_null_node(fields["auction"].node):
             items = fields["auction"].sequence("a list of bids in bidding order")
-            kwargs["auction"] = Auction(players, dealer, tuple(_read_bid(b) for b in items))
+            bids = tuple(_read_bid(b) for b in items)
+            kwargs["auction"] = Auction(check_table(players, dealer), dealer, bids)
         if "played" in fields and not _is_null_node(fields["played"].node):
             kwargs["played"], played_paths = _read_played(fields["played"])
-        return Deal(players, dealer, hands, **kwargs)  # type: ignore[arg-type]
+        return Deal(check_table(players, dealer), dealer, FrozenMap(hands), **kwargs)
     except DealFileError:
         raise
     except DealError as err:

@@ -10,7 +10,7 @@ and the line of that field.
 """
 from __future__ import annotations
 
-from typing import Optional, TypeVar
+from typing import Callable, Dict, Optional, Tuple, Type, TypeVar
 
 E = TypeVar("E", bound="DealError")
 
@@ -54,7 +54,7 @@ class DealError(ValueError):
         new.args = (new.message,)
         return new
 
-    def __reduce__(self):  # type: ignore[no-untyped-def]
+    def __reduce__(self) -> Tuple[Callable[..., "DealError"], Tuple[Type["DealError"], Dict[str, object]]]:
         """Pickle with every attribute (errors cross process pools)."""
         return (_rebuild, (type(self), self.__dict__.copy()))
 
@@ -74,9 +74,11 @@ class IllegalPlayError(DealError):
     """A card that may not be played now. ``reason`` is one of
     ``not-your-turn``, ``revoke``, ``spade-lead``, ``not-held``, ``hand-over``."""
 
-    def __init__(self, problem: str, *, reason: str, **kwargs: object) -> None:
+    def __init__(self, problem: str, *, reason: str, field: Optional[str] = None,
+                 expected: Optional[str] = None, file: Optional[str] = None,
+                 line: Optional[int] = None) -> None:
         self.reason = reason
-        super().__init__(problem, **kwargs)  # type: ignore[arg-type]
+        super().__init__(problem, field=field, expected=expected, file=file, line=line)
 
 
 class DealFileError(DealError):
@@ -88,7 +90,7 @@ class DealFileError(DealError):
         return cls(err.problem, field=err.field, expected=err.expected, file=file, line=line)
 
 
-def _rebuild(cls: type, state: dict) -> DealError:
+def _rebuild(cls: Type[DealError], state: Dict[str, object]) -> DealError:
     err = cls.__new__(cls)
     err.__dict__.update(state)
     err.args = (err.message,)

@@ -85,7 +85,7 @@ class PlayState:
             seen |= h
         if len({popcount(h) for h in hands}) != 1:
             raise ValueError(f"hands must be the same size, not {[popcount(h) for h in hands]}")
-        self.start = Position(hands, leader, (), bool(spades_broken), bool(breaking))  # type: ignore[arg-type]
+        self.start = Position(hands, leader, (), bool(spades_broken), bool(breaking))
         self.names = tuple(names)
         self._hands = list(hands)
         self._leader = leader
@@ -105,7 +105,8 @@ class PlayState:
     @property
     def hands(self) -> Tuple[int, int, int, int]:
         """Cards still held, by seat (cards on the table excluded)."""
-        return tuple(self._hands)  # type: ignore[return-value]
+        h = self._hands
+        return h[0], h[1], h[2], h[3]
 
     @property
     def leader(self) -> int:
@@ -154,7 +155,8 @@ class PlayState:
     @property
     def tricks_won(self) -> Tuple[int, int, int, int]:
         """Completed tricks won by each seat."""
-        return tuple(self._won)  # type: ignore[return-value]
+        w = self._won
+        return w[0], w[1], w[2], w[3]
 
     @property
     def declarer_tricks(self) -> int:

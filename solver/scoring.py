@@ -16,7 +16,7 @@ the multi-hand game ledger. The one place for every scoring rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Dict, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 DUMMY = "dummy"
 TRICKS_PER_HAND = 13
@@ -121,7 +121,7 @@ def score_hand(bids: Mapping[str, int], declarer: str, declarer_side_tricks: int
         raise ScoringError(f"declarer-side tricks must be 0..13, not {declarer_side_tricks}")
     defender_tricks = TRICKS_PER_HAND - declarer_side_tricks
     hand_tricks = dict(hand_tricks or {})
-    nils: Dict[str, list] = {p: [] for p in bids}
+    nils: Dict[str, List[NilResult]] = {p: [] for p in bids}
     for bet in nil_bets:
         if bet.bidder not in bids:
             raise ScoringError(f"nil bet by unknown player {bet.bidder!r}")
@@ -190,7 +190,7 @@ class Ledger:
     players: Tuple[str, ...]
     rules: ScoringRules = DEFAULT_RULES
     standings: Dict[str, Standing] = field(default_factory=dict)
-    history: list = field(default_factory=list)
+    history: List[Tuple[LedgerEntry, ...]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for p in self.players:

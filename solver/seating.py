@@ -45,7 +45,7 @@ def check_table(players: Sequence[str], dealer: str) -> Tuple[str, str, str]:
     if dealer not in players:
         raise DealError(f"unknown dealer {dealer!r}", field="dealer",
                         expected=f"one of the players {', '.join(players)}")
-    return players  # type: ignore[return-value]
+    return players
 
 
 def left_of(players: Sequence[str], player: str, steps: int = 1) -> str:
@@ -61,7 +61,7 @@ def next_dealer(players: Sequence[str], dealer: str) -> str:
 
 def bidding_order(players: Sequence[str], dealer: str) -> Tuple[str, str, str]:
     """First real player left of the dealer first, the dealer last."""
-    return tuple(left_of(players, dealer, k) for k in (1, 2, 3))  # type: ignore[return-value]
+    return left_of(players, dealer, 1), left_of(players, dealer, 2), left_of(players, dealer, 3)
 
 
 def first_bidder(players: Sequence[str], dealer: str) -> str:
