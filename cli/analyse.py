@@ -27,10 +27,10 @@ from dummy_spades.solver.play import PlayState
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE
 
-from .common import console, emit_json, fail, handle_errors
+from .common import console, emit_json, handle_errors, known_player
+from .options import DealFile, NoSpadeBreaking
 from .render import card_names, card_text, cards_text, display_order
-from .solve import (DealArg, JsonOpt, NoBreakingOpt, TtMbOpt, breaking_text, load_for_analysis,
-                    located, make_solver)
+from .solve import SolveJson, TtMb, breaking_text, load_for_analysis
 
 
 def _side_label(side: int) -> str:
@@ -172,20 +172,20 @@ def render_analysis(deal: Deal, state: PlayState, cards: CardAnalysis, line: Lin
 
 @handle_errors
 def analyse(
-    file: DealArg,
+    file: DealFile,
     declarer: Annotated[Optional[str], typer.Option(
         "--declarer", metavar="NAME", show_default=False,
         help="The declarer, when the file has no complete auction; or a what-if declarer "
              "in place of the auction's (before any card is played).")] = None,
-    no_spade_breaking: NoBreakingOpt = False,
-    json_out: JsonOpt = False,
-    tt_mb: TtMbOpt = None,
+    no_spade_breaking: NoSpadeBreaking = False,
+    json_out: SolveJson = False,
+    tt_mb: TtMb = None,
 ) -> None:
     """Value of every legal card at the current position, and an optimal line of play."""
     deal = load_for_analysis(file, no_spade_breaking)
-    if declarer is not None and declarer not in deal.players:
-        fail(f"--declarer: unknown player {declarer!r}; expected one of {', '.join(deal.players)}")
-    solver = make_solver(tt_mb)
+    if declarer is not None:
+        known_player(declarer, deal.players, "--declarer")
+    solver = analysis.make_solver(tt_mb)
     try:
         state = analysis.analysis_state(deal, declarer)
         cards = analysis.card_analysis(state, solver)
@@ -193,7 +193,7 @@ def analyse(
     except DealError as err:
         if err.field == "auction" and deal.declarer is None:
             err = err.relocated(expected=f"--declarer NAME (one of {', '.join(deal.players)})")
-        raise located(err, file) from None
+        raise err from None
     if json_out:
         emit_json(analyse_json(deal, str(file), state, cards, line))
     else:

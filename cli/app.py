@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-import typer.core
 
 from dummy_spades.solver import __version__
 
@@ -19,27 +18,6 @@ app = typer.Typer(
 )
 
 
-def _plain_flags() -> None:
-    """Help shows boolean flags (``--version``, ``--json``, ``-h``) without a
-    ``<bool>`` type: they take no value. (typer 0.29 labels every option with
-    its type.)"""
-    option = getattr(typer.core, "TyperOption", None)
-    original = getattr(option, "display_type_rich", None)
-    if original is None or getattr(original, "_plain_flags", False):
-        return
-
-    def display_type_rich(self, ctx):  # type: ignore[no-untyped-def]
-        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
-            return None
-        return original(self, ctx)
-
-    display_type_rich._plain_flags = True  # type: ignore[attr-defined]
-    option.display_type_rich = display_type_rich
-
-
-_plain_flags()
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"dummy-spades {__version__}")
@@ -50,7 +28,8 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
+        typer.Option("--version", metavar="", callback=_version, is_eager=True,
+                     help="Show the version and exit."),
     ] = False,
 ) -> None:
     """Double-dummy solver and hand analyser for three-player Dummy Hand Spades."""

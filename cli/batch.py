@@ -10,7 +10,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,17 +18,20 @@ from dummy_spades.solver.batch import (
     SEAT_LETTERS,
     BatchOptions,
     BatchResult,
+    DealsFile,
     DealsFileError,
+    Tally,
     format_side,
+    open_deals,
     parse_leaders,
     parse_side,
-    read_deals,
     run_batch,
-    summarise,
 )
+from dummy_spades.solver.parallel import Executor, ParallelError, executor
 
-from .common import err_console, escape_markup, fail, handle_errors, progress_bar
-from .solve import TtMbOpt
+from .common import err_console, error_line, fail, handle_errors, progress_bar
+from .options import Jobs, NoSpadeBreaking, json_option
+from .solve import TtMb
 
 HELP = """Solve many deals, one per line: N:<declarer> <left defender> <dummy> <right defender>.
 
@@ -49,28 +52,21 @@ def _table_row(r: BatchResult) -> str:
 
 @handle_errors
 def batch(
-    deals: Annotated[Path, typer.Argument(metavar="DEALS", help="Deals file: one PBN deal per line.", show_default=False)],
+    file: Annotated[Path, typer.Argument(metavar="DEALS", help="Deals file: one PBN deal per line.",
+                                         show_default=False)],
     leader: Annotated[str, typer.Option("--leader", "-l", metavar="N|E|S|W|all", help="Opening leader: N, E, S, W or all.")] = "W",
     side: Annotated[
         str,
         typer.Option("--side", metavar="SEATS", help="Seats whose tricks are maximised and counted, e.g. NS, EW, NES."),
     ] = "NS",
-    no_spade_breaking: Annotated[
-        bool, typer.Option("--no-spade-breaking", help="Switch the spade-breaking rule off (bridge play).")
-    ] = False,
+    no_spade_breaking: NoSpadeBreaking = False,
     spades_broken: Annotated[
-        bool, typer.Option("--spades-broken", help="Start with spades already broken.")
+        bool, typer.Option("--spades-broken", metavar="", help="Start with spades already broken.")
     ] = False,
-    jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", metavar="J", min=1, help="Worker processes (default: all cores).", show_default=False)
-    ] = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="One JSON object per line per deal and leader.")
-    ] = False,
-    tt_mb: TtMbOpt = None,
+    jobs: Jobs = None,
+    json_out: Annotated[bool, json_option(help="One JSON object per line per deal and leader.")] = False,
+    tt_mb: TtMb = None,
 ) -> None:
-    if tt_mb is not None and not tt_mb > 0:
-        fail(f"--tt-mb must be a positive number of megabytes, not {tt_mb:g}")
     options = BatchOptions(
         leaders=tuple(parse_leaders(leader)),
         side=parse_side(side),
@@ -79,24 +75,46 @@ def batch(
         tt_mb=tt_mb,
     )
     try:
-        parsed = read_deals(deals)
+        deals = open_deals(file)
     except DealsFileError as exc:
         for message in exc.messages:
-            err_console.print(f"[bold red]error:[/] {escape_markup(message)}", highlight=False, soft_wrap=True)
+            err_console.print(error_line(message), highlight=False, soft_wrap=True)
         raise typer.Exit(1)
+    with executor(jobs) as runner:
+        solve_and_write(deals, options, runner, json_out)
 
-    results: List[BatchResult] = []
+
+def solve_and_write(deals: DealsFile, options: BatchOptions, runner: Executor,
+                    json_out: bool) -> None:
+    """Solve ``deals`` with ``runner``, one complete line per result on
+    stdout as it comes (in input order), the summary on stderr. A run
+    stopped part way (a worker that keeps dying, a cluster gone) leaves the
+    lines written so far whole and says which input lines were not solved."""
+    tally = Tally()
     out = sys.stdout
     if not json_out:
         out.write(TABLE_HEADER + "\n")
     start = time.perf_counter()
-    with progress_bar(len(parsed), "solving") as advance:
-        for r in run_batch(parsed, options, jobs=jobs, on_deal=advance):
-            results.append(r)
-            out.write((json.dumps(r.as_json()) if json_out else _table_row(r)) + "\n")
-    out.flush()
-    summary = summarise(results, time.perf_counter() - start)
+    solved = 0
+    try:
+        with progress_bar(len(deals), "solving") as advance:
+            for r in run_batch(deals, options, on_deal=advance, executor=runner):
+                tally.add(r)
+                solved = tally.deals
+                out.write((json.dumps(r.as_json()) if json_out else _table_row(r)) + "\n")
+                out.flush()
+    except ParallelError as exc:
+        fail(f"{deals.path}: {exc}; {_unsolved(deals, solved)}")
+    summary = tally.summary(time.perf_counter() - start)
     err_console.print(str(summary), highlight=False, soft_wrap=True)
+
+
+def _unsolved(deals: DealsFile, solved: int) -> str:
+    """Which input lines have no answer when a run stops after ``solved`` deals."""
+    first = next((d.line for i, d in enumerate(deals) if i == solved), None)
+    if first is None:
+        return "every deal was solved"
+    return f"the deals from line {first} on were not solved ({len(deals) - solved} of {len(deals)})"
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,6 @@ terminal. docs/BID.md describes the method and the JSON fields.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Annotated, Dict, List, Optional, Sequence
 
 import typer
@@ -23,7 +22,8 @@ from dummy_spades.solver.cards import iter_cards
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND
 
-from .common import console, emit_json, fail, handle_errors, progress_bar
+from .common import console, emit_json, fail, handle_errors, progress_bar, signed
+from .options import DealFile, Jobs, NoSpadeBreaking, Samples, Seed, json_option, time_limit_option, tt_mb_option
 from .render import cards_json, cards_text, display_order, holding_lines, standing_json
 
 HELP = (
@@ -388,7 +388,7 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
         if o is not None:
             role = "declarer" if o.declarer == c.player else f"defender ({o.declarer} decl.)"
             dd = (role, Text(f"{o.side_tricks} ({'made' if o.made else 'set'})",
-                             style="green" if o.made else "red"), f"{o.score:+d}")
+                             style="green" if o.made else "red"), signed(o.score))
         else:
             dd = ("auction incomplete", "—", "—")
         t.add_row(c.player, knew, "—" if c.bid is None else c.bid.call(c.player), *made,
@@ -403,13 +403,13 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
 # --------------------------------------------------------------- command
 @handle_errors
 def bid(
-    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).", show_default=False)],
+    file: DealFile,
     player: Annotated[Optional[str], typer.Option(
         "--player", "-p", metavar="NAME", show_default=False,
         help="Whose bid to analyse (default: the next bidder). If the file's auction holds "
              "their bid, it is judged knowing only the bids made before it.")] = None,
     bid_tricks: Annotated[Optional[int], typer.Option(
-        "--bid", "-b", metavar="N", show_default=False,
+        "--bid", "-b", metavar="N", min=0, max=TRICKS_PER_HAND, show_default=False,
         help="Judge this bid (0-13): its chance, expected score and distance from the best "
              "alternative.")] = None,
     nil: Annotated[Optional[List[str]], typer.Option(
@@ -417,45 +417,31 @@ def bid(
         help="With --bid: a hand declared nil: self, dummy or a player's name (repeatable, "
              "or comma-separated).")] = None,
     all_players: Annotated[bool, typer.Option(
-        "--all", help="Check every player's bid in bidding order beside the deal's actual "
-                      "double-dummy result.")] = False,
-    samples: Annotated[int, typer.Option(
-        "--samples", "-n", metavar="N", help="Random layouts to solve.")] = sim.DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Random seed.")] = sim.DEFAULT_SEED,
-    jobs: Annotated[Optional[int], typer.Option(
-        "--jobs", "-j", metavar="J", show_default=False,
-        help="Worker processes (default: all cores); the result does not depend on it.")] = None,
-    no_spade_breaking: Annotated[bool, typer.Option(
-        "--no-spade-breaking", help="Switch the spade-breaking rule off (bridge play).")] = False,
-    time_limit: Annotated[Optional[float], typer.Option(
-        "--time-limit", "-t", metavar="SECONDS", show_default=False,
-        help="Stop after about this many seconds with the samples solved by then, at least "
-             "one (--samples is then a maximum; with --all the time is shared by the players). "
-             "The numbers are those of the first n samples of the seed; n is shown.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the documented JSON fields "
-                                                          "instead (docs/BID.md).")] = False,
+        "--all", metavar="", help="Check every player's bid in bidding order beside the deal's "
+                                  "actual double-dummy result.")] = False,
+    samples: Samples = sim.DEFAULT_SAMPLES,
+    seed: Seed = sim.DEFAULT_SEED,
+    jobs: Jobs = None,
+    no_spade_breaking: NoSpadeBreaking = False,
+    time_limit: Annotated[Optional[float], time_limit_option(
+        "Stop after about this many seconds with the samples solved by then, at least "
+        "one (--samples is then a maximum; with --all the time is shared by the players). "
+        "The numbers are those of the first n samples of the seed; n is shown.")] = None,
+    json_out: Annotated[bool, json_option("docs/BID.md")] = False,
+    tt_mb: Annotated[Optional[float], tt_mb_option(sim.DEFAULT_TT_MB, " per worker")] = None,
 ) -> None:
-    if samples < 1:
-        fail(f"--samples {samples}: expected a number of samples, at least 1")
-    if time_limit is not None and not 0 <= time_limit < float("inf"):
-        fail(f"--time-limit {time_limit:g}: expected a number of seconds, 0 or more")
-    if jobs is not None and jobs < 1:
-        fail(f"--jobs {jobs}: expected a number of processes, at least 1")
     if nil and bid_tricks is None:
         fail("--nil needs --bid N (the bid whose nil designations they are)")
     if all_players and (player is not None or bid_tricks is not None):
         fail("--all judges every player's own bid; it cannot be combined with --player or --bid")
     deal = load_deal(file)
     breaking = False if no_spade_breaking else None
-    try:
-        import dummy_spades.solver.engine  # noqa: F401
-    except ImportError as exc:
-        fail(str(exc))
+    tt_mb = sim.DEFAULT_TT_MB if tt_mb is None else tt_mb
     if all_players:
         bidders = len(deal.auction.bids) if deal.auction else 0
         total = samples * min(3, bidders + 1)
         with progress_bar(total, "simulating") as advance:
-            checks = sim.check_all(deal, samples, seed, jobs, breaking, advance,
+            checks = sim.check_all(deal, samples, seed, jobs, breaking, advance, tt_mb,
                                    time_limit=time_limit)
         if json_out:
             emit_json(check_json(checks))
@@ -469,7 +455,7 @@ def bid(
     else:
         candidate = sim.file_bid(deal, knowledge.player)
     with progress_bar(samples, "simulating") as advance:
-        analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance,
+        analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance, tt_mb,
                                time_limit=time_limit)
     if json_out:
         emit_json(analysis_json(analysis))

@@ -2,54 +2,151 @@
 
 Domain errors (any ``ValueError`` subclass raised by solver/) are caught at the
 command boundary by :func:`handle_errors` and turned into one message on
-stderr and exit code 1. ``--json`` output goes through :func:`emit_json`:
-plain ``json.dumps`` to stdout, never through Rich.
+stderr and exit code 1; errors about the deal are located in the command's
+file. ``--json`` output goes through :func:`emit_json`: plain ``json.dumps``
+to stdout, never through Rich.
+
+Names are data, never markup: both consoles have Rich markup and emoji codes
+switched off, so a player called ``[/]`` or ``:smile:`` prints as written, and
+every message passes through :func:`shown`, which makes control characters
+visible instead of sending them to the terminal.
 """
 from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import json
+import os
+import re
+import signal
 import sys
-from typing import Any, Callable, Iterator, TypeVar
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 import typer
 from rich.console import Console
+from rich.text import Text
+
+from dummy_spades.solver.errors import DealError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-console = Console()
-err_console = Console(stderr=True)
+console = Console(markup=False, emoji=False)
+err_console = Console(stderr=True, markup=False, emoji=False)
+
+#: Exit codes: 0 success, 1 bad input, 2 usage error (Typer), and the shell's
+#: 128 + signal number when stopped by a signal: 130 Ctrl-C (SIGINT), 143
+#: SIGTERM, 141 a closed output pipe (SIGPIPE), each without a traceback.
+EXIT_BAD_INPUT = 1
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    """``text`` safe for a terminal: control characters (escape, bell, DEL,
+    C1 codes...) written as ``\\x1b`` instead of sent; newlines and tabs kept."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def signed(n: int) -> str:
+    """``+5``, ``-10``, ``+0``: a score change with its sign."""
+    return f"{n:+d}"
+
+
+def error_line(message: str) -> Text:
+    """``error: message`` as shown on stderr."""
+    return Text.assemble(("error:", "bold red"), " ", shown(message))
 
 
 def fail(message: str) -> "typer.Exit":
     """Print one error message on stderr and exit with code 1."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
-    raise typer.Exit(1)
+    err_console.print(error_line(message), highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def located(err: DealError, file: Optional[os.PathLike | str]) -> DealError:
+    """A library error about the deal, located in ``file`` (if it is not yet)."""
+    if file is None or err.file is not None:
+        return err
+    return err.relocated(file=str(file))
+
+
+def known_player(name: str, players: Sequence[str], option: str) -> str:
+    """``name`` if it is one of ``players``; else a DealError about ``option``."""
+    if name not in players:
+        raise DealError(f"unknown player {name!r}", field=option,
+                        expected=f"one of {', '.join(players)}")
+    return name
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that cleanup runs as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so that the interpreter's
+    final flush does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - stdout is not a file
+        pass
 
 
 def handle_errors(func: F) -> F:
-    """Decorator for command functions: domain errors -> message + exit 1."""
+    """Decorator for command functions.
+
+    * domain errors (``ValueError``, ``OSError``) -> one message, exit 1; a
+      :class:`DealError` without a file is located in the command's ``file``
+      argument, so every message names the file it is about;
+    * Ctrl-C -> ``interrupted``, exit 130; SIGTERM -> ``terminated``, exit 143;
+    * a closed stdout (``... | head``) -> exit 141 without a message, as
+      Unix tools stopped by SIGPIPE do.
+    """
+    signature = inspect.signature(func)
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind_partial(*args, **kwargs)
+        file = bound.arguments.get("file")
+        previous = signal.getsignal(signal.SIGTERM)
+        try:
+            signal.signal(signal.SIGTERM, _on_sigterm)
+        except ValueError:  # pragma: no cover - not the main thread
+            previous = None
         try:
             return func(*args, **kwargs)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
+        except BrokenPipeError:
+            _quiet_stdout()
+            raise typer.Exit(EXIT_CLOSED_PIPE)
+        except DealError as err:
+            fail(str(located(err, file if isinstance(file, (str, Path)) else None)))
         except (ValueError, OSError) as exc:  # domain errors subclass ValueError
-            fail(escape_markup(str(exc)))
+            fail(str(exc))
+        except ImportError as exc:  # the compiled engine (or an optional extra) is missing
+            fail(str(exc))
+        except Terminated:
+            err_console.print(error_line("terminated"), highlight=False)
+            raise typer.Exit(EXIT_TERMINATED)
         except KeyboardInterrupt:
-            fail("interrupted")
+            err_console.print(error_line("interrupted"), highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
 
     return wrapper  # type: ignore[return-value]
-
-
-def escape_markup(text: str) -> str:
-    """``text`` with Rich markup characters escaped (for messages with [brackets])."""
-    from rich.markup import escape
-
-    return escape(text)
 
 
 @contextlib.contextmanager

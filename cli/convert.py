@@ -25,7 +25,8 @@ from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import dump_deal, load_deal
 from dummy_spades.solver.errors import DealError
 
-from .common import fail, handle_errors
+from .common import handle_errors, known_player
+from .options import json_option
 
 
 class Target(str, Enum):
@@ -43,8 +44,8 @@ def _players(text: str) -> list:
 
 @handle_errors
 def convert(
-    file: Annotated[Optional[Path], typer.Argument(help="A YAML deal file (omit with --pbn).",
-                                                   show_default=False)] = None,
+    file: Annotated[Optional[Path], typer.Argument(
+        metavar="[FILE]", help="A YAML deal file (omit with --pbn).", show_default=False)] = None,
     to: Annotated[Optional[Target], typer.Option(
         "--to", help="Output format (default: pbn for a FILE, yaml for --pbn).",
         show_default=False)] = None,
@@ -55,7 +56,7 @@ def convert(
     players: Annotated[Optional[str], typer.Option(
         "--players", help="With --pbn: the three real players, clockwise, comma-separated.")] = None,
     dealer: Annotated[Optional[str], typer.Option("--dealer", help="With --pbn: the dealer.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help='Print {"pbn": ..., "yaml": ...} as JSON.')] = False,
+    json_out: Annotated[bool, json_option(help='Print {"pbn": ..., "yaml": ...} as JSON.')] = False,
 ) -> None:
     """Convert between YAML deal files and PBN deal strings (stdout only)."""
     if (file is None) == (pbn is None):
@@ -64,13 +65,13 @@ def convert(
         if players is None or dealer is None:
             raise typer.BadParameter("--pbn needs --players A,B,C and --dealer NAME")
         names = _players(players)
-        if declarer is not None and declarer not in names:
-            fail(f"--declarer: unknown player {declarer!r}; expected one of {', '.join(names)}")
+        if declarer is not None:
+            known_player(declarer, names, "--declarer")
         deal = Deal.from_pbn(pbn, names, dealer, declarer=declarer)
     else:
         deal = load_deal(file)
-        if declarer is not None and declarer not in deal.players:
-            fail(f"--declarer: unknown player {declarer!r}; expected one of {', '.join(deal.players)}")
+        if declarer is not None:
+            known_player(declarer, deal.players, "--declarer")
     if to is None:
         to = Target.pbn if pbn is None else Target.yaml  # the other form of what came in
     pbn_text = deal.to_pbn(declarer)

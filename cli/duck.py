@@ -10,7 +10,6 @@ meaning of every number: docs/DUCK.md. ``--json``: the documented fields.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Dict, List
 
 import typer
@@ -24,17 +23,12 @@ from dummy_spades.solver.duck import (DEFAULT_TIME_LIMIT, CardOption, DuckAnalys
                          Outcome, PlayerLine, PlayerOptions, analyse)
 from dummy_spades.solver.scoring import DUMMY
 
-from .common import console, emit_json, fail, handle_errors
+from .common import console, emit_json, handle_errors, signed
+from .options import DealFile, NoSpadeBreaking, json_option, time_limit_option
 from .render import card_names, card_text, nil_json
 
-JSON_HELP = "Print the documented JSON fields instead (docs/DUCK.md)."
-NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time)."
 TIME_HELP = ("Seconds for the searches beyond the core numbers (reachable totals, the declarer's "
              "settle total, the lowest and highest totals); 0 skips them.")
-
-
-def signed(n: int) -> str:
-    return f"{n:+d}"
 
 
 def plural(n: int, word: str) -> str:
@@ -326,27 +320,16 @@ def render_analysis(a: DuckAnalysis) -> Group:
 
 @handle_errors
 def duck(
-    file: Annotated[Path, typer.Argument(help="A YAML deal file with a complete auction (see README).",
-                                         show_default=False)],
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-    no_spade_breaking: Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)] = False,
-    time_limit: Annotated[float, typer.Option("--time-limit", metavar="SECONDS", min=0,
-                                              help=TIME_HELP)] = DEFAULT_TIME_LIMIT,
+    file: DealFile,
+    json_out: Annotated[bool, json_option("docs/DUCK.md")] = False,
+    no_spade_breaking: NoSpadeBreaking = False,
+    time_limit: Annotated[float, time_limit_option(TIME_HELP)] = DEFAULT_TIME_LIMIT,
 ) -> None:
     """What ducking does to every player's score: team splits, outcomes, card by card."""
     deal = load_deal(file)
-    try:
-        oracle = Oracle()
-    except ImportError as exc:
-        fail(str(exc))
-    try:
-        a = analyse(deal, breaking=False if no_spade_breaking else None, oracle=oracle,
-                    time_limit=time_limit)
-    except ValueError as err:
-        from dummy_spades.solver.errors import DealError
-        if isinstance(err, DealError) and err.file is None:
-            raise err.relocated(file=str(file)) from None
-        raise
+    oracle = Oracle()
+    a = analyse(deal, breaking=False if no_spade_breaking else None, oracle=oracle,
+                time_limit=time_limit)
     if json_out:
         emit_json(duck_json(a, str(file)))
     else:

@@ -15,8 +15,9 @@ import typer
 
 from dummy_spades.solver.errors import DealError
 
-from .common import escape_markup, fail, handle_errors
-from .solve import DealArg, NoBreakingOpt, TtMbOpt, load_for_analysis, located, make_solver
+from .common import fail, handle_errors, known_player
+from .options import DealFile, NoSpadeBreaking
+from .solve import TtMb, load_for_analysis
 
 INSTALL_HINT = ("explore needs Textual, an optional extra: "
                 "pip install 'dummy-spades[explore]'")
@@ -24,30 +25,28 @@ INSTALL_HINT = ("explore needs Textual, an optional extra: "
 
 @handle_errors
 def explore(
-    file: DealArg,
+    file: DealFile,
     declarer: Annotated[Optional[str], typer.Option(
         "--declarer", metavar="NAME", show_default=False,
         help="The declarer, when the file has no complete auction; or a what-if declarer "
              "in place of the auction's (before any card is played).")] = None,
-    no_spade_breaking: NoBreakingOpt = False,
-    tt_mb: TtMbOpt = None,
+    no_spade_breaking: NoSpadeBreaking = False,
+    tt_mb: TtMb = None,
 ) -> None:
     """Explore a deal interactively: every legal card's double-dummy value, play and take back."""
     try:
         from .explorer import Exploration, ExplorerApp
     except ImportError:
-        fail(escape_markup(INSTALL_HINT))
+        fail(INSTALL_HINT)
     deal = load_for_analysis(file, no_spade_breaking)
-    if declarer is not None and declarer not in deal.players:
-        fail(escape_markup(f"--declarer: unknown player {declarer!r}; expected one of "
-                           f"{', '.join(deal.players)}"))
-    make_solver(tt_mb)  # checks --tt-mb
+    if declarer is not None:
+        known_player(declarer, deal.players, "--declarer")
     try:
         exploration = Exploration(deal, declarer, tt_mb)
     except DealError as err:
         if err.field == "auction" and deal.declarer is None:
             err = err.relocated(expected=f"--declarer NAME (one of {', '.join(deal.players)})")
-        raise located(err, file) from None
+        raise err from None
     ExplorerApp(exploration, file).run()
 
 

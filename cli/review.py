@@ -9,24 +9,24 @@ docs/REVIEW.md.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Annotated, Dict, List, Optional
 
 import typer
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from dummy_spades.solver import analysis
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.deal import Deal
-from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.review import CardJudgement, CutThroatNote, HandReview, Scores, review
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
-from .common import console, emit_json, handle_errors
+from .common import console, emit_json, handle_errors, signed
+from .options import DealFile, NoSpadeBreaking, json_option
 from .render import card_names, card_text, cards_text, display_order
-from .solve import (DealArg, JsonOpt, NoBreakingOpt, TtMbOpt, breaking_text, load_for_analysis,
-                    located, make_solver, player_json, signed)
+from .solve import TtMb, breaking_text, load_for_analysis, player_json
 
 
 def _plural(n: int, word: str) -> str:
@@ -235,18 +235,15 @@ def render_review(r: HandReview) -> Group:
 
 @handle_errors
 def review_command(
-    file: DealArg,
-    no_spade_breaking: NoBreakingOpt = False,
-    json_out: JsonOpt = False,
-    tt_mb: TtMbOpt = None,
+    file: DealFile,
+    no_spade_breaking: NoSpadeBreaking = False,
+    json_out: Annotated[bool, json_option("docs/REVIEW.md")] = False,
+    tt_mb: TtMb = None,
 ) -> None:
     """Every card played judged double dummy: tricks lost, best cards, scores, cut-throat notes."""
     deal: Deal = load_for_analysis(file, no_spade_breaking)
-    solver = make_solver(tt_mb)
-    try:
-        result = review(deal, solver)
-    except DealError as err:
-        raise located(err, file) from None
+    solver = analysis.make_solver(tt_mb)
+    result = review(deal, solver)
     if json_out:
         emit_json(review_json(result, str(file)))
     else:

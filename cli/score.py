@@ -9,7 +9,6 @@ penalties included) and any winner follow. ``--json``: README "JSON output".
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Annotated, Dict, List, Optional
 
 import typer
@@ -21,7 +20,8 @@ from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.scoring import TRICKS_PER_HAND, PlayerScore, Standing
 
-from .common import console, emit_json, handle_errors
+from .common import console, emit_json, handle_errors, signed
+from .options import DealFile, json_option
 from .render import bidding_note, nil_json, standing_json
 
 # click's UsageError (exit 2) as typer uses it: typer >= 0.29 vendors its own click.
@@ -101,18 +101,14 @@ def score_json(deal: Deal, result: HandResult, source: str) -> Dict[str, object]
 
 
 # ------------------------------------------------------------------ Rich
-def _signed(n: int) -> str:
-    return f"{n:+d}"
-
-
 def _standing(s: Standing) -> str:
     return f"{s.points} ({s.bags} bag{'' if s.bags == 1 else 's'})"
 
 
 def _contract_text(s: PlayerScore) -> Text:
     if not s.made:
-        return Text(f"{_signed(s.contract_points)} set", style="red")
-    return Text(_signed(s.contract_points), style="green")
+        return Text(f"{signed(s.contract_points)} set", style="red")
+    return Text(signed(s.contract_points), style="green")
 
 
 def _nils_text(s: PlayerScore) -> Text:
@@ -121,7 +117,7 @@ def _nils_text(s: PlayerScore) -> Text:
         if i:
             out.append("\n")
         out.append(f"{'own hand' if n.hand == s.player else n.hand} ")
-        out.append(_signed(n.points), style="green" if n.success else "red")
+        out.append(signed(n.points), style="green" if n.success else "red")
         out.append(f" ({n.tricks} trick{'' if n.tricks == 1 else 's'})", style="dim")
     return out
 
@@ -137,7 +133,7 @@ def _scores_table(result: HandResult) -> Table:
     for s in result.scores:
         name = Text(s.player, style="bold" if s.role == "declarer" else "")
         t.add_row(name, str(s.bid), str(s.side_tricks), _contract_text(s), str(s.bags),
-                  _nils_text(s), Text(_signed(s.points), style="bold"))
+                  _nils_text(s), Text(signed(s.points), style="bold"))
     return t
 
 
@@ -147,7 +143,7 @@ def _ledger_table(deal: Deal, result: HandResult) -> Table:
     for col in ("player", "before", "hand", "bags", "bag penalty", "after"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for e in result.ledger or ():
-        t.add_row(e.player, _standing(e.before), _signed(e.hand_points),
+        t.add_row(e.player, _standing(e.before), signed(e.hand_points),
                   f"+{e.hand_bags}",
                   Text(f"-{e.bag_penalties * rules.bag_penalty}", style="red") if e.bag_penalties else "",
                   Text(_standing(e.after), style="bold"))
@@ -174,8 +170,7 @@ def render_result(deal: Deal, result: HandResult) -> None:
 
 @handle_errors
 def score(
-    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).",
-                                         show_default=False)],
+    file: DealFile,
     declarer_tricks: Annotated[Optional[int], typer.Option(
         "--declarer-tricks", metavar="N", min=0, max=TRICKS_PER_HAND, show_default=False,
         help="Tricks of the declarer side (declarer + dummy), when the file has no complete play.")] = None,
@@ -185,7 +180,7 @@ def score(
     nil_tricks: Annotated[Optional[List[str]], typer.Option(
         "--nil-tricks", metavar="HAND=N", show_default=False,
         help="Tricks of a hand under a nil bet that counts, e.g. dummy=0 (repeatable).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the documented JSON fields instead.")] = False,
+    json_out: Annotated[bool, json_option("docs/FORMAT.md")] = False,
 ) -> None:
     """Score the hand: each player's points, bags and nil results; with running scores the new totals."""
     if declarer_tricks is not None and defender_tricks is not None:

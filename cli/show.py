@@ -9,7 +9,6 @@ auction variant. ``--json`` prints the documented fields (README "JSON output").
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Dict, List, Optional
 
 import typer
@@ -27,6 +26,7 @@ from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, left_of
 
 from .common import console, emit_json, handle_errors
+from .options import DealFile, json_option
 from .render import (bidding_note, card_names, card_text, cards_json, cards_text, display_order,
                      holding_lines, nil_json, standing_json)
 
@@ -308,9 +308,8 @@ def render_deal(deal: Deal) -> Group:
 
 @handle_errors
 def show(
-    file: Annotated[Path, typer.Argument(help="A YAML deal file (see README).",
-                                         show_default=False)],
-    json_out: Annotated[bool, typer.Option("--json", help="Print the documented JSON fields instead.")] = False,
+    file: DealFile,
+    json_out: Annotated[bool, json_option("docs/FORMAT.md")] = False,
 ) -> None:
     """Show a deal laid out like a card table: hands, auction, tricks so far, whose turn."""
     deal = load_deal(file)

@@ -23,24 +23,15 @@ from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import ContractResult, TableRow
 from dummy_spades.solver.deal import Deal, HandResult
 from dummy_spades.solver.dealfile import load_deal
-from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.scoring import DUMMY, PlayerScore
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder
 
-from .common import console, emit_json, fail, handle_errors
+from .common import console, emit_json, handle_errors, signed
+from .options import DealFile, NoSpadeBreaking, json_option, tt_mb_option
 from .render import nil_json
 
-NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
-JSON_HELP = "Print the documented JSON fields instead (docs/SOLVE.md)."
-TT_HELP = "Transposition-table memory bound in megabytes"
-
-# The options shared by the double-dummy commands (solve, analyse).
-DealArg = Annotated[Path, typer.Argument(help="A YAML deal file (see README).", show_default=False)]
-NoBreakingOpt = Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)]
-JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
-TtMbOpt = Annotated[Optional[float], typer.Option(
-    "--tt-mb", metavar="MB", show_default=False,
-    help=f"{TT_HELP} (default {analysis.engine.DEFAULT_TT_MB:g}).")]
+TtMb = Annotated[Optional[float], tt_mb_option(analysis.engine.DEFAULT_TT_MB)]
+SolveJson = Annotated[bool, json_option("docs/SOLVE.md")]
 
 
 def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
@@ -48,23 +39,8 @@ def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
     return analysis.with_breaking(load_deal(file), False if no_spade_breaking else None)
 
 
-def make_solver(tt_mb: Optional[float]) -> "analysis.engine.Solver":
-    if tt_mb is not None and not tt_mb > 0:
-        fail(f"--tt-mb must be a positive number of megabytes, not {tt_mb:g}")
-    return analysis.make_solver(tt_mb)
-
-
-def located(err: DealError, file: Path) -> DealError:
-    """A library error about the deal, located in ``file`` (if it is not yet)."""
-    return err if err.file is not None else err.relocated(file=str(file))
-
-
 def breaking_text(deal: Deal) -> str:
     return f"spade breaking {'on' if deal.rules.breaking else 'off'}"
-
-
-def signed(n: int) -> str:
-    return f"{n:+d}"
 
 
 # ------------------------------------------------------------------ JSON
@@ -282,28 +258,25 @@ def render_solve(deal: Deal, contract: Optional[ContractResult], rows: List[Tabl
 
 @handle_errors
 def solve(
-    file: DealArg,
-    no_spade_breaking: NoBreakingOpt = False,
-    json_out: JsonOpt = False,
-    tt_mb: TtMbOpt = None,
+    file: DealFile,
+    no_spade_breaking: NoSpadeBreaking = False,
+    json_out: SolveJson = False,
+    tt_mb: TtMb = None,
 ) -> None:
     """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer
     (from the opening lead next to what happened, when cards were played); a DD table."""
     deal = load_for_analysis(file, no_spade_breaking)
-    solver = make_solver(tt_mb)
+    solver = analysis.make_solver(tt_mb)
     contract = opening = actual = None
-    try:
-        if deal.declarer is not None:
-            finished = deal.play_state().is_over
-            if deal.played:
-                opening = analysis.contract_result(deal.with_played(()), solver)
-            if finished:
-                actual = deal.score()
-            else:
-                contract = analysis.contract_result(deal, solver)
-        rows = list(analysis.dd_table(deal, solver))
-    except DealError as err:
-        raise located(err, file) from None
+    if deal.declarer is not None:
+        finished = deal.play_state().is_over
+        if deal.played:
+            opening = analysis.contract_result(deal.with_played(()), solver)
+        if finished:
+            actual = deal.score()
+        else:
+            contract = analysis.contract_result(deal, solver)
+    rows = list(analysis.dd_table(deal, solver))
     if json_out:
         emit_json(solve_json(deal, str(file), contract, rows, opening, actual))
     else:

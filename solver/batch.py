@@ -12,23 +12,31 @@ or ``W:`` (the PBN's first-seat letter); its hands are then rotated so that
 the first hand belongs to that seat. Blank lines and ``#`` comments (whole
 lines or line ends) are ignored.
 
-The whole file is validated before anything is solved: :func:`read_deals`
-collects one message per malformed line and raises :class:`DealsFileError`.
+The whole file is validated before anything is solved: :func:`open_deals`
+reads it line by line (a regular file only; each line at most
+``BATCH_LINE_MAX_CHARS`` characters), collects one message for each of the
+first ``BATCH_ERRORS_SHOWN`` malformed lines, counts the others and raises
+:class:`DealsFileError`. A valid file is then read a second time, line by
+line, while it is solved: memory does not grow with the number of deals.
 
-:func:`run_batch` solves every deal for one or more leaders, in a process
-pool (each worker owns one engine ``Solver``, reused across deals) or in
-this process for ``jobs=1``, and yields :class:`BatchResult` in input order.
+:func:`run_batch` solves every deal for one or more leaders through an
+executor of :mod:`solver.parallel` (in this process, a local process pool
+or a cluster; each worker owns one engine ``Solver``, reused across deals)
+and yields :class:`BatchResult` in input order.
 """
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import time
+from array import array
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from . import parallel
 from .cards import CardError, count, format_hand, parse_hand
+from .files import InputFileError, open_regular
+from .limits import BATCH_ERRORS_SHOWN, BATCH_LINE_MAX_CHARS
 
 SEAT_LETTERS = "NESW"
 SEAT_NAMES = ("declarer", "left defender", "dummy", "right defender")
@@ -133,41 +141,125 @@ def _clip(s: str, n: int = 40) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-def parse_deals(lines: Iterable[str], source: str = "<deals>") -> List[BatchDeal]:
-    """Parse every line; collect all problems, then raise one DealsFileError."""
-    deals: List[BatchDeal] = []
-    errors: List[str] = []
-    for no, raw in enumerate(lines, start=1):
+class _Errors:
+    """The messages of the first ``BATCH_ERRORS_SHOWN`` bad lines; the rest counted."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.messages: List[str] = []
+        self.more = 0
+
+    def add(self, message: str) -> None:
+        if len(self.messages) < BATCH_ERRORS_SHOWN:
+            self.messages.append(message)
+        else:
+            self.more += 1
+
+    def raise_any(self) -> None:
+        if self.messages:
+            extra = ([f"{self.source}: and {self.more} more bad line{'s' if self.more != 1 else ''}"]
+                     if self.more else [])
+            raise DealsFileError(self.messages + extra)
+
+
+def _deals(lines: Iterable[Tuple[int, str]], errors: _Errors) -> Iterator[BatchDeal]:
+    """The deals of numbered lines; malformed lines go to ``errors``."""
+    for no, raw in lines:
         text = raw.split("#", 1)[0].strip()
         if not text:
             continue
         try:
-            deals.append(BatchDeal(parse_deal(text), no))
+            yield BatchDeal(parse_deal(text), no)
         except DealLineError as exc:
-            errors.append(f"{source}:{no}: {exc}")
-    if errors:
-        raise DealsFileError(errors)
+            errors.add(f"{errors.source}:{no}: {exc}")
+
+
+def parse_deals(lines: Iterable[str], source: str = "<deals>") -> List[BatchDeal]:
+    """Parse every line; collect the problems, then raise one DealsFileError."""
+    errors = _Errors(source)
+    deals = list(_deals(enumerate(lines, start=1), errors))
+    errors.raise_any()
     return deals
+
+
+def _file_problem(name: str, exc: BaseException) -> DealsFileError:
+    if isinstance(exc, FileNotFoundError):
+        return DealsFileError([f"{name}: no such file; expected a deals file, one PBN deal per line"])
+    if isinstance(exc, IsADirectoryError):
+        return DealsFileError([f"{name}: is a directory; expected a deals file"])
+    if isinstance(exc, InputFileError):
+        return DealsFileError([f"{name}: {exc}"])
+    strerror = getattr(exc, "strerror", None)
+    return DealsFileError([f"{name}: cannot read ({strerror or exc}); expected a readable deals file"])
+
+
+def read_lines(path: str | os.PathLike) -> Iterator[Tuple[int, str]]:
+    """``(line number, text)`` for each line of a regular UTF-8 text file,
+    read one line at a time; a line longer than ``BATCH_LINE_MAX_CHARS``
+    ends the reading with a :class:`DealsFileError` naming it."""
+    name = os.fspath(path)
+    cap = BATCH_LINE_MAX_CHARS
+    try:
+        fh = open_regular(name, "a deals file (a regular file, one PBN deal per line)")
+    except (OSError, InputFileError) as exc:
+        raise _file_problem(name, exc) from None
+    with fh:
+        no = 0
+        while True:
+            try:
+                raw = fh.readline(4 * cap + 1)   # UTF-8: at most 4 bytes a character
+            except OSError as exc:
+                raise _file_problem(name, exc) from None
+            if not raw:
+                return
+            no += 1
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                if len(raw) > 4 * cap:   # cut inside a character
+                    line = raw[:exc.start].decode("utf-8")
+                else:
+                    raise DealsFileError([f"{name}:{no}: not UTF-8 text ({exc.reason}); "
+                                          "expected a text deals file"]) from None
+            if len(line.rstrip("\r\n")) > cap:
+                raise DealsFileError([f"{name}:{no}: the line is longer than {cap:,} characters "
+                                      "(the limit); expected one PBN deal per line"])
+            yield no, line
+
+
+class DealsFile:
+    """A validated deals file: ``len()`` deals, read again line by line when
+    iterated (see :func:`open_deals`)."""
+
+    def __init__(self, path: str | os.PathLike, count: int) -> None:
+        self.path = os.fspath(path)
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[BatchDeal]:
+        errors = _Errors(self.path)
+        yield from _deals(read_lines(self.path), errors)
+        errors.raise_any()  # the file changed since it was checked
+
+
+def open_deals(path: str | os.PathLike) -> DealsFile:
+    """Check a deals file line by line (see the module docstring)."""
+    name = os.fspath(path)
+    errors = _Errors(name)
+    count = 0
+    for _ in _deals(read_lines(name), errors):
+        count += 1
+    errors.raise_any()
+    if not count:
+        raise DealsFileError([f"{name}: no deals found; expected one '{DEAL_FORM}' per line"])
+    return DealsFile(name, count)
 
 
 def read_deals(path: str | os.PathLike) -> List[BatchDeal]:
-    """Read and validate a deals file (see the module docstring)."""
-    name = os.fspath(path)
-    try:
-        with open(name, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise DealsFileError([f"{name}: no such file; expected a deals file, one PBN deal per line"]) from None
-    except IsADirectoryError:
-        raise DealsFileError([f"{name}: is a directory; expected a deals file"]) from None
-    except UnicodeDecodeError as exc:
-        raise DealsFileError([f"{name}: not UTF-8 text ({exc.reason}); expected a text deals file"]) from None
-    except OSError as exc:
-        raise DealsFileError([f"{name}: cannot read ({exc.strerror or exc}); expected a readable deals file"]) from None
-    deals = parse_deals(text.splitlines(), name)
-    if not deals:
-        raise DealsFileError([f"{name}: no deals found; expected one '{DEAL_FORM}' per line"])
-    return deals
+    """Read and validate a deals file into a list (:func:`open_deals` streams)."""
+    return list(open_deals(path))
 
 
 def parse_leaders(text: str) -> List[int]:
@@ -271,57 +363,41 @@ def solve_deal(solver, hands: Sequence[int], options: BatchOptions) -> List[Tupl
     return out
 
 
-# one Solver per worker process, created by the pool initializer
-_WORKER_SOLVER = None
-_WORKER_OPTIONS: Optional[BatchOptions] = None
+def _solve_deal(solver, options: BatchOptions, deal: BatchDeal) -> List[Tuple[int, float, int]]:
+    return solve_deal(solver, deal.hands, options)
 
 
-def _worker_init(options: BatchOptions) -> None:
-    global _WORKER_SOLVER, _WORKER_OPTIONS
-    _WORKER_SOLVER = make_solver(options.tt_mb)
-    _WORKER_OPTIONS = options
-
-
-def _worker_solve(hands: Tuple[int, int, int, int]) -> List[Tuple[int, float, int]]:
-    return solve_deal(_WORKER_SOLVER, hands, _WORKER_OPTIONS)
-
-
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def run_batch(deals: Sequence[BatchDeal], options: BatchOptions, jobs: Optional[int] = None,
-              on_deal=None) -> Iterator[BatchResult]:
+def run_batch(deals: Iterable[BatchDeal], options: BatchOptions, jobs: Optional[int] = None,
+              on_deal: Optional[Callable[[], None]] = None,
+              executor: Optional[parallel.Executor] = None) -> Iterator[BatchResult]:
     """Solve ``deals``; yield one result per deal and leader, in input order.
 
-    ``jobs``: worker processes (default: all cores; ``1`` solves in this
-    process). ``on_deal()`` is called once per solved deal (progress).
-    """
-    jobs = default_jobs() if jobs is None else jobs
-    if jobs < 1:
-        raise BatchError(f"--jobs {jobs}: expected a number of processes, at least 1")
-    jobs = min(jobs, max(1, len(deals)))
-    hands = [d.hands for d in deals]
-    engine_module()  # fail here, not in every pool worker, when the engine is not built
-    if jobs == 1:
-        solver = make_solver(options.tt_mb)
-        stream: Iterable = (solve_deal(solver, h, options) for h in hands)
-        yield from _results(deals, options, stream, on_deal)
+    ``executor``: where to solve (:mod:`solver.parallel`); by default a pool
+    of ``jobs`` worker processes (default: all cores; ``1`` solves in this
+    process). ``on_deal()`` is called once per solved deal (progress)."""
+    engine_module()  # fail here, not in every worker, when the engine is not built
+    total = len(deals) if isinstance(deals, (Sequence, DealsFile)) else None
+    if executor is None:
+        with parallel.executor(jobs) as own:
+            yield from run_batch(deals, options, on_deal=on_deal, executor=own)
         return
-    chunk = max(1, min(16, len(deals) // (jobs * 16)))
-    with multiprocessing.get_context().Pool(jobs, _worker_init, (options,)) as pool:
-        yield from _results(deals, options, pool.imap(_worker_solve, hands, chunk), on_deal)
-
-
-def _results(deals, options, stream, on_deal) -> Iterator[BatchResult]:
-    for index, (deal, per_leader) in enumerate(zip(deals, stream)):
+    work = parallel.Work(_solve_deal, options, make_solver, (options.tt_mb,))
+    index = 0
+    for deal, per_leader in executor.map(work, deals, total=total, cost=deal_cost()):
         for leader, (tricks, ms, nodes) in zip(options.leaders, per_leader):
             yield BatchResult(index, deal.line, deal.pbn, leader, options.side, tricks, ms, nodes)
+        index += 1
         if on_deal is not None:
             on_deal()
+
+
+def deal_cost() -> Optional[Callable[[BatchDeal], float]]:
+    """The engine's cheap estimate of a deal's difficulty, if it has one: the
+    hardest deals of each block go out first."""
+    estimate = getattr(engine_module(), "difficulty", None)
+    if estimate is None:
+        return None
+    return lambda deal: float(estimate(deal.hands))
 
 
 # --------------------------------------------------------------------------
@@ -366,13 +442,29 @@ def median(values: Sequence[float]) -> float:
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
 
 
-def summarise(results: Sequence[BatchResult], seconds: float) -> Summary:
-    ms = [r.ms for r in results]
-    return Summary(
-        deals=len({r.index for r in results}),
-        solves=len(results),
-        seconds=seconds,
-        median_ms=median(ms),
-        p95_ms=percentile(ms, 95),
-        max_ms=max(ms) if ms else 0.0,
-    )
+class Tally:
+    """Counts deals and solves and keeps each solve's time (8 bytes a solve)
+    for the summary, without keeping the results."""
+
+    def __init__(self) -> None:
+        self.deals = 0
+        self.ms = array("d")
+        self._last = -1
+
+    def add(self, result: BatchResult) -> None:
+        if result.index != self._last:
+            self.deals += 1
+            self._last = result.index
+        self.ms.append(result.ms)
+
+    def summary(self, seconds: float) -> Summary:
+        ms = self.ms
+        return Summary(deals=self.deals, solves=len(ms), seconds=seconds, median_ms=median(ms),
+                       p95_ms=percentile(ms, 95), max_ms=max(ms) if ms else 0.0)
+
+
+def summarise(results: Iterable[BatchResult], seconds: float) -> Summary:
+    tally = Tally()
+    for r in results:
+        tally.add(r)
+    return tally.summary(seconds)

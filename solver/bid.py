@@ -56,13 +56,12 @@ from __future__ import annotations
 
 import functools
 import math
-import multiprocessing
-import os
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
+from . import parallel
 from .auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, auction_winner, check_bid,
                       legal_bids, nil_counts, own_nil_name, spade_count)
 from .cards import FULL_DECK, SPADES, SUIT_MASK, card_index, format_card, iter_cards
@@ -557,26 +556,10 @@ def make_solver(tt_mb: float = DEFAULT_TT_MB):
     return Solver(tt_mb)
 
 
-_WORKER: Dict[str, object] = {}
-
-
-def _worker_init(knowledge: Knowledge, plan: Plan, seed: int, tt_mb: float) -> None:
-    _WORKER.update(solver=make_solver(tt_mb), knowledge=knowledge, plan=plan, seed=seed,
-                   order=NilOrder())
-
-
-def _worker_solve(index: int) -> SampleResult:
-    k = _WORKER["knowledge"]
-    layout = sample_layout(k, _WORKER["seed"], index)  # type: ignore[arg-type]
-    return solve_layout(_WORKER["solver"], k, layout, _WORKER["plan"], index,  # type: ignore[arg-type]
-                        _WORKER["order"])  # type: ignore[arg-type]
-
-
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+def _solve_sample(solver, context: Tuple[Knowledge, Plan, int, "NilOrder"], index: int) -> SampleResult:
+    """Sample ``index``'s layout, solved (the work of one worker, :mod:`solver.parallel`)."""
+    k, plan, seed, order = context
+    return solve_layout(solver, k, sample_layout(k, seed, index), plan, index, order)
 
 
 def check_samples(samples: int) -> int:
@@ -599,49 +582,35 @@ def check_time_limit(seconds: Optional[float]) -> Optional[float]:
 def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFAULT_SEED,
                 jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
                 tt_mb: float = DEFAULT_TT_MB, solver=None,
-                time_limit: Optional[float] = None) -> List[SampleResult]:
+                time_limit: Optional[float] = None,
+                executor: Optional[parallel.Executor] = None) -> List[SampleResult]:
     """Sample and solve ``samples`` layouts; results in sample order.
 
     ``jobs``: worker processes (default: all cores), each with one engine
     solver reused for all its samples; ``1`` solves in this process (with
-    ``solver`` if given). ``progress()`` is called after every sample.
+    ``solver`` if given); ``executor`` (:mod:`solver.parallel`) instead of
+    ``jobs``, e.g. a cluster. ``progress()`` is called after every sample.
     ``time_limit`` (seconds): stop once it has passed, with the samples
     ``0..n-1`` solved by then (at least one; ``0``: just the first), as
     ``duck``'s time limit: the same seed gives the same numbers for the
     same ``n``, but ``n`` depends on the machine."""
     check_samples(samples)
     time_limit = check_time_limit(time_limit)
-    jobs = default_jobs() if jobs is None else jobs
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise BidError(f"{jobs!r} jobs", field="jobs", expected="a number of processes, at least 1")
-    jobs = min(jobs, samples)
-    out: List[SampleResult] = []
+    try:
+        jobs = parallel.check_jobs(jobs)
+    except parallel.JobsError:
+        raise BidError(f"{jobs!r} jobs", field="jobs",
+                       expected=f"a number of processes, at least 1 and at most "
+                                f"{parallel.limits.max_jobs()}") from None
     deadline = None if time_limit is None else time.monotonic() + time_limit
-
-    def add(result: SampleResult) -> bool:
-        """Keep a result; True to go on."""
+    work = parallel.Work(_solve_sample, (knowledge, plan, seed, NilOrder()), make_solver, (tt_mb,))
+    runner = (parallel.Inline(solver) if jobs == 1 else parallel.ProcessPool(min(jobs, samples))) \
+        if executor is None else executor
+    out: List[SampleResult] = []
+    for _, result in runner.map(work, range(samples), deadline=deadline, total=samples):
         out.append(result)
         if progress is not None:
             progress()
-        return deadline is None or time.monotonic() < deadline
-
-    if jobs == 1:
-        solver = solver if solver is not None else make_solver(tt_mb)
-        order = NilOrder()
-        for i in range(samples):
-            if not add(solve_layout(solver, knowledge, sample_layout(knowledge, seed, i), plan, i,
-                                    order)):
-                break
-        return out
-    make_solver(1)  # fail early, in this process, if the engine is not built
-    chunk = max(1, min(8, samples // (jobs * 8)))
-    if deadline is not None:
-        chunk = 1  # results come back in order: stop without solving far ahead
-    with multiprocessing.get_context().Pool(jobs, _worker_init,
-                                            (knowledge, plan, seed, tt_mb)) as pool:
-        for result in pool.imap(_worker_solve, range(samples), chunk):
-            if not add(result):
-                break   # leaving the block terminates the workers
     return out
 
 
@@ -1184,7 +1153,7 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
         k = Knowledge.from_deal(deal, player, breaking)
         cand = file_bid(deal, player)
         analysis = analyse(k, samples, seed, jobs, cand, progress, tt_mb,
-                           solver if (jobs or default_jobs()) == 1 else None, share)
+                           solver if (jobs or parallel.default_jobs()) == 1 else None, share)
         actual = actual_result(k, deal, analysis.plan, cand, solver)
         out.append(PlayerCheck(player, cand, analysis, actual))
     return out

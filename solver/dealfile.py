@@ -20,8 +20,10 @@ from .cards import (CardError, cards_mask, format_card, format_hand, iter_cards,
                     parse_hand, parse_suit, parse_suit_holding)
 from .deal import DEFAULT_DEAL_RULES, VARIANT_FORMS, Deal, FrozenMap, Rules, Variant
 from .errors import DealError, DealFileError
+from .files import InputFileError, line_of, read_capped
+from .limits import DEAL_FILE_MAX_BYTES, YAML_MAX_DEPTH, YAML_MAX_NODES
 from .scoring import DEFAULT_RULES, ScoringError, ScoringRules, Standing
-from .seating import check_table
+from .seating import check_table, has_control_characters
 
 T = TypeVar("T")
 
@@ -280,6 +282,14 @@ def _read_variant(f: _Field) -> Variant:
     return Variant(variant.name, FrozenMap(seen), variant.bidding)
 
 
+def _shown_text(f: _Field, expected: str, allowed: str = "") -> str:
+    """A text shown on terminals: no control characters but ``allowed``."""
+    text = f.text(expected)
+    if has_control_characters("".join(c for c in text if c not in allowed)):
+        raise f.fail("the text holds control characters", expected)
+    return text
+
+
 def _build(top: _Field) -> Deal:
     ctx = top.ctx
     fields = top.mapping("a deal: a mapping with keys " + ", ".join(TOP_KEYS))
@@ -298,9 +308,10 @@ def _build(top: _Field) -> Deal:
     kwargs: Dict[str, Any] = {}
     played_paths: List[str] = []
     if "title" in fields:
-        kwargs["title"] = fields["title"].text("a one-line title")
+        kwargs["title"] = _shown_text(fields["title"], "a one-line title of printable characters")
     if "notes" in fields:
-        kwargs["notes"] = fields["notes"].text("free text")
+        kwargs["notes"] = _shown_text(fields["notes"], "free text (printable characters, "
+                                                       "newlines and tabs)", "\n\t")
     try:
         if "rules" in fields:
             kwargs["rules"] = _read_rules(fields["rules"])
@@ -328,36 +339,92 @@ def _is_null_node(node: yaml.Node) -> bool:
     return isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")
 
 
-def loads_deal(text: str, filename: str = "<deal>") -> Deal:
-    """Read a deal from YAML text; errors name ``filename``."""
-    ctx = _Context(filename)
+class _DealLoader(yaml.SafeLoader):
+    """PyYAML's safe loader within the deal-file limits: no aliases (deal
+    files have no use for them, and they let a small file expand without
+    bound), at most ``YAML_MAX_DEPTH`` levels of nesting and at most
+    ``YAML_MAX_NODES`` values. Each limit is checked as the node tree is
+    built, so a refusal costs no more than the limit."""
+
+    def __init__(self, text: str, filename: str) -> None:
+        super().__init__(text)
+        self.filename = filename
+        self.depth = 0
+        self.nodes = 0
+
+    def _refuse(self, problem: str, mark: Optional[yaml.Mark], expected: str) -> DealFileError:
+        return DealFileError(problem, file=self.filename,
+                             line=mark.line + 1 if mark is not None else None, expected=expected)
+
+    def compose_node(self, parent: Optional[yaml.Node], index: object) -> yaml.Node:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise self._refuse(f"a YAML alias (*{event.anchor})", event.start_mark,
+                               "each value written out: deal files take no anchors or aliases")
+        self.nodes += 1
+        if self.nodes > YAML_MAX_NODES:
+            raise self._refuse(f"more than {YAML_MAX_NODES:,} YAML values (the limit)",
+                               event.start_mark, "a deal as described in docs/FORMAT.md")
+        self.depth += 1
+        try:
+            if self.depth > YAML_MAX_DEPTH:
+                raise self._refuse(f"lists and mappings nested more than {YAML_MAX_DEPTH} "
+                                   "deep (the limit)", event.start_mark,
+                                   "a deal as described in docs/FORMAT.md")
+            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        finally:
+            self.depth -= 1
+
+
+_MALFORMED = "a YAML mapping (see the deal-file format in docs/FORMAT.md)"
+
+
+def _compose(text: str, filename: str) -> Optional[yaml.Node]:
+    loader = None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _DealLoader(text, filename)  # checks every character first
+        return loader.get_single_node()  # type: ignore[no-any-return]
+    except yaml.reader.ReaderError as err:  # a character YAML does not allow (NUL...)
+        char = f"U+{err.character:04X}" if isinstance(err.character, int) else repr(err.character)
+        raise DealFileError(f"the character {char} is not allowed in YAML", file=filename,
+                            line=line_of(text, err.position), expected="text") from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         raise DealFileError(f"malformed YAML: {err.problem or err.context}", file=filename,
-                            line=mark.line + 1 if mark else None,
-                            expected="a YAML mapping (see the deal-file format in README.md)") from None
+                            line=mark.line + 1 if mark else None, expected=_MALFORMED) from None
     except yaml.YAMLError as err:
-        raise DealFileError(f"malformed YAML: {err}", file=filename,
-                            expected="a YAML mapping (see the deal-file format in README.md)") from None
+        raise DealFileError(f"malformed YAML: {err}", file=filename, expected=_MALFORMED) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def loads_deal(text: str, filename: str = "<deal>") -> Deal:
+    """Read a deal from YAML text; errors name ``filename``."""
+    node = _compose(text, filename)
     if node is None:
         raise DealFileError("the file is empty", file=filename, line=1,
                             expected="a deal with keys players, dealer and hands")
-    return _build(_Field(node, "", ctx))
+    return _build(_Field(node, "", _Context(filename)))
 
 
 def load_deal(path: Union[str, Path]) -> Deal:
-    """Read and validate a deal file."""
+    """Read and validate a deal file (a regular file of at most
+    ``DEAL_FILE_MAX_BYTES``, UTF-8 YAML)."""
     name = str(path)
+    expected = "a YAML deal file"
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise DealFileError("the file is not UTF-8 text", file=name,
-                            expected="a YAML deal file") from None
+        data = read_capped(path, DEAL_FILE_MAX_BYTES, expected)
+    except InputFileError as err:
+        raise DealFileError(err.problem, file=name, expected=err.expected) from None
     except OSError as err:
         raise DealFileError(f"cannot read the file ({err.strerror or err})", file=name,
                             expected="a readable YAML deal file") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise DealFileError("the file is not UTF-8 text", file=name,
+                            line=line_of(data, err.start), expected=expected) from None
     return loads_deal(text, name)
 
 

@@ -12,6 +12,7 @@ left), whatever their role.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence, Tuple
 
@@ -26,6 +27,15 @@ ROLES = ("declarer", "left defender", "dummy", "right defender")
 PBN_DIRECTIONS = "NESW"  # seat 0..3 in a PBN deal string: N declarer ... W right defender
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether ``text`` holds a C0 or C1 control character or DEL (escape,
+    newline, tab, ...): names are shown on terminals and must not steer them."""
+    return _CONTROL.search(text) is not None
+
+
 def check_table(players: Sequence[str], dealer: str) -> Tuple[str, str, str]:
     """Validate the three real players (clockwise) and the dealer; returns the players as a tuple."""
     players = tuple(players)
@@ -36,6 +46,9 @@ def check_table(players: Sequence[str], dealer: str) -> Tuple[str, str, str]:
         if not isinstance(name, str) or not name.strip():
             raise DealError(f"player name {name!r} is empty or not text", field=f"players[{i}]",
                             expected="a non-empty name")
+        if has_control_characters(name):
+            raise DealError(f"player name {name!r} holds control characters", field=f"players[{i}]",
+                            expected="a name of printable characters (no escape, tab or newline)")
         if name.strip().lower() == DUMMY:
             raise DealError(f"{name!r} cannot be a player's name", field=f"players[{i}]",
                             expected="a name other than 'dummy' (the dummy is the fourth hand)")

@@ -574,9 +574,11 @@ def test_file_errors(command, tmp_path):
 
 
 @pytest.mark.parametrize("command", ["solve", "analyse"])
-def test_bad_tt_mb(command):
-    text = one_error(run(command, hand_path("worked-example"), "--tt-mb", "0"))
-    assert "--tt-mb" in text
+@pytest.mark.parametrize("value", ["0", "-1", "inf", "nan", "1e13"])
+def test_bad_tt_mb_is_a_usage_error(command, value):
+    result = run(command, hand_path("worked-example"), "--tt-mb", value)
+    assert result.exit_code == 2 and "--tt-mb" in result.stderr
+    assert "Traceback" not in result.output
 
 
 # ------------------------------------------------------------------ docs

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -32,7 +31,7 @@ from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, DuckError, Oracle,
                          analyse, card_totals, defender_roles, nil_keep_max, reach,
-                         reachable_totals, run_limited, team_splits)
+                         reachable_totals, team_splits)
 from dummy_spades.solver.play import Position
 from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
 from dummy_spades.solver.scoring import TRICKS_PER_HAND, NilBet, Standing, score_hand
@@ -191,21 +190,6 @@ def test_roles_are_checked():
         reach(pos, ("x", MAX, "x", MAX), 0, 1, Oracle("reference"))
     with pytest.raises(ValueError):
         Oracle("dds")
-
-
-def test_run_limited_stops_a_slow_worker():
-    def tasks():
-        yield ("a",), 1
-        time.sleep(30)
-        yield ("b",), 2
-
-    start = time.monotonic()
-    out, finished = run_limited(tasks, 1.0)
-    assert out == {("a",): 1} and not finished
-    assert time.monotonic() - start < 10
-    assert run_limited(tasks, 0) == ({}, False)
-    out, finished = run_limited(lambda: iter([(("x",), 3)]), 5.0)
-    assert out == {("x",): 3} and finished
 
 
 # ------------------------------------------------------------ deal level

@@ -22,7 +22,7 @@ plays the dummy. Nothing here prints.
 from .analysis import (DEFAULT_TIME_LIMIT, CardLevel, CardOption, DuckAnalysis, PlayerOptions,
                        analyse)
 from .hand import DealPosition, DuckError, HandLevel, check_deal
-from .limited import run_limited
+from ..parallel import run_limited
 from .outcomes import DuckEffect, NilSettlement, NilStatus, Outcome, PlayerLine, Scorer
 from .questions import (ALL_SEATS, DEFENDER_SEATS, Oracle, TeamSplits, card_nil_keep_max,
                         card_totals, default_oracle, highest_total, lowest_total, nil_keep_max,

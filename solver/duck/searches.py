@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .hand import DealPosition, HandLevel
-from .limited import run_limited
+from ..parallel import run_limited
 from .questions import DEFENDER_SEATS, Oracle, highest_total, lowest_total
 from .reach import DECLARER_ROLES, EVERYONE_ROLES, Roles, defender_roles, reach
 

@@ -1,0 +1,83 @@
+"""The options shared by the commands, each defined once with its constraints.
+
+A value out of range is a usage error (exit 2) reported by Typer before the
+command runs; the ranges come from :mod:`dummy_spades.solver.limits`
+(docs/LIMITS.md). Flags carry ``metavar=""``: they take no value, and help
+shows none.
+
+Options whose help names a command's own document or default are built by
+a small function (``json_option("docs/SOLVE.md")``); the others are ready
+``Annotated`` types (``Jobs``, ``Seed``...).
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from dummy_spades.solver import limits
+
+DEAL_FILE_HELP = "A YAML deal file (docs/FORMAT.md)."
+NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
+
+
+def _finite(value: Optional[float]) -> Optional[float]:
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number")
+    return value
+
+
+def _positive_finite(value: Optional[float]) -> Optional[float]:
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise typer.BadParameter(f"{value} is not a positive number of megabytes")
+    return value
+
+
+# ------------------------------------------------------------------ the deal
+DealFile = Annotated[Path, typer.Argument(metavar="FILE", help=DEAL_FILE_HELP, show_default=False)]
+NoSpadeBreaking = Annotated[bool, typer.Option("--no-spade-breaking", metavar="", help=NO_BREAKING_HELP)]
+
+
+def json_option(doc: str = "", help: Optional[str] = None) -> Any:
+    """``--json``: the documented JSON of the command (``doc`` names where)."""
+    text = help or ("Print the documented JSON fields instead"
+                    + (f" ({doc})." if doc else "."))
+    return typer.Option("--json", metavar="", help=text)
+
+
+# ------------------------------------------------------------------ resources
+TT_MB_MAX = limits.tt_mb_max()
+JOBS_MAX = limits.max_jobs()
+
+
+def tt_mb_option(default_mb: float, per: str = "") -> Any:
+    """``--tt-mb MB``: the transposition table's memory bound."""
+    return typer.Option(
+        "--tt-mb", metavar="MB", max=TT_MB_MAX, callback=_positive_finite, show_default=False,
+        help=f"Transposition-table memory bound in megabytes{per} (default {default_mb:g}); "
+             f"more than 0, at most the machine's memory ({TT_MB_MAX:g} here).")
+
+
+Jobs = Annotated[Optional[int], typer.Option(
+    "--jobs", "-j", metavar="J", min=1, max=JOBS_MAX, show_default=False,
+    help=f"Worker processes (default: one per core, {limits.usable_cores()} here); the "
+         f"answers do not depend on it. At most {limits.JOBS_PER_CORE} per core "
+         f"({JOBS_MAX} here): more only share the same cores, each with its own table.")]
+
+
+def time_limit_option(help: str) -> Any:
+    """``--time-limit SECONDS``: a finite number of seconds, 0 or more."""
+    return typer.Option("--time-limit", "-t", metavar="SECONDS", min=0, callback=_finite,
+                        show_default=False, help=help)
+
+
+# ------------------------------------------------------------------ simulation
+Seed = Annotated[int, typer.Option(
+    "--seed", metavar="S", min=0, max=limits.SEED_MAX,
+    help="Random seed (0 to 2**64-1): the same seed gives the same samples.")]
+Samples = Annotated[int, typer.Option(
+    "--samples", "-n", metavar="N", min=1, max=limits.SAMPLES_MAX,
+    help=f"Random layouts to solve (1 to {limits.SAMPLES_MAX:,}).")]
+

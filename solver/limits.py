@@ -1,0 +1,62 @@
+"""Every limit on input and resources, in one place (docs/LIMITS.md lists them).
+
+Limits keep hostile or mistaken input from costing more than a bounded amount
+of time and memory: a limit is checked before the work it bounds, and its
+message names the limit. The command-line options take their ranges from
+here (``cli/options.py``).
+"""
+from __future__ import annotations
+
+import os
+
+# ------------------------------------------------------------------ deal files
+#: A deal file is a few kilobytes; larger files are refused unread.
+DEAL_FILE_MAX_BYTES = 1 << 20
+#: Nesting of YAML collections in a deal file (the format needs 4).
+YAML_MAX_DEPTH = 16
+#: YAML nodes (scalars, lists, mappings) in a deal file (a full deal with
+#: every card listed one by one and 52 played cards has about 250).
+YAML_MAX_NODES = 10_000
+
+# ------------------------------------------------------------------ batch files
+#: Characters in one line of a batch file (a 13-card deal line is ~70).
+BATCH_LINE_MAX_CHARS = 4096
+#: Bad lines of a batch file reported one by one; the rest are counted.
+BATCH_ERRORS_SHOWN = 20
+
+# ------------------------------------------------------------------ resources
+#: Worker processes per usable core: more only share the same cores, each
+#: with its own transposition table.
+JOBS_PER_CORE = 4
+#: Samples of one bid analysis: every sample's result is kept for the
+#: statistics (a few hundred bytes each).
+SAMPLES_MAX = 1_000_000
+#: Seeds are whole numbers from 0 to 2**64 - 1.
+SEED_MAX = 2 ** 64 - 1
+#: Fallback for the transposition-table cap where the memory size is unknown.
+TT_MB_FALLBACK = 65536.0
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where known)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def max_jobs() -> int:
+    """The most worker processes a command starts: ``JOBS_PER_CORE`` per core."""
+    return JOBS_PER_CORE * usable_cores()
+
+
+def tt_mb_max() -> float:
+    """The largest transposition table (MB): the machine's physical memory."""
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES")
+        size = os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return TT_MB_FALLBACK
+    if pages <= 0 or size <= 0:  # pragma: no cover
+        return TT_MB_FALLBACK
+    return float(pages * size // (1 << 20))
