@@ -439,13 +439,13 @@ class ProcessPool(Executor):
                         if deaths_idle > jobs:
                             raise WorkerError("worker processes keep dying before they "
                                               "take any work")
-                    for c in reversed(lost):
-                        c.attempts += 1
-                        if c.attempts > 1:
+                    if lost:  # the first was being answered, the others waited behind it
+                        lost[0].attempts += 1
+                        if lost[0].attempts > 1:
                             raise WorkerError(
                                 f"a worker process died twice ({_how(w.process)}) on the "
-                                "same work", c.items)
-                        pending.appendleft(c)
+                                "same work", lost[0].items)
+                    pending.extendleft(reversed(lost))
                     workers.append(self._start(work))
         finally:
             self.close()
