@@ -27,10 +27,10 @@ from dummy_spades.solver.batch import (
     parse_side,
     run_batch,
 )
-from dummy_spades.solver.parallel import Executor, ParallelError, executor
+from dummy_spades.solver.parallel import Executor, ParallelError
 
 from .common import err_console, error_line, fail, handle_errors, progress_bar
-from .options import Jobs, NoSpadeBreaking, json_option
+from .options import Cluster, ClusterTimeout, Jobs, NoSpadeBreaking, executor_for, json_option
 from .solve import TtMb
 
 HELP = """Solve many deals, one per line: N:<declarer> <left defender> <dummy> <right defender>.
@@ -64,9 +64,12 @@ def batch(
         bool, typer.Option("--spades-broken", metavar="", help="Start with spades already broken.")
     ] = False,
     jobs: Jobs = None,
+    cluster: Cluster = None,
+    cluster_timeout: ClusterTimeout = 10.0,
     json_out: Annotated[bool, json_option(help="One JSON object per line per deal and leader.")] = False,
     tt_mb: TtMb = None,
 ) -> None:
+    make_runner = executor_for(jobs, cluster, cluster_timeout)
     options = BatchOptions(
         leaders=tuple(parse_leaders(leader)),
         side=parse_side(side),
@@ -80,7 +83,7 @@ def batch(
         for message in exc.messages:
             err_console.print(error_line(message), highlight=False, soft_wrap=True)
         raise typer.Exit(1)
-    with executor(jobs) as runner:
+    with make_runner() as runner:
         solve_and_write(deals, options, runner, json_out)
 
 

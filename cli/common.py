@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.text import Text
 
 from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.parallel import ParallelError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -130,6 +131,8 @@ def handle_errors(func: F) -> F:
         except BrokenPipeError:
             _quiet_stdout()
             raise typer.Exit(EXIT_CLOSED_PIPE)
+        except ParallelError as exc:  # a worker that died twice, a cluster gone
+            fail(str(exc))
         except DealError as err:
             fail(str(located(err, file if isinstance(file, (str, Path)) else None)))
         except (ValueError, OSError) as exc:  # domain errors subclass ValueError

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
 
 from dummy_spades.solver import limits
+from dummy_spades.solver.parallel import Executor, executor
 
 DEAL_FILE_HELP = "A YAML deal file (docs/FORMAT.md)."
 NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
@@ -32,6 +33,12 @@ def _finite(value: Optional[float]) -> Optional[float]:
 def _positive_finite(value: Optional[float]) -> Optional[float]:
     if value is not None and not (math.isfinite(value) and value > 0):
         raise typer.BadParameter(f"{value} is not a positive number of megabytes")
+    return value
+
+
+def _positive_seconds(value: float) -> float:
+    if not (math.isfinite(value) and value > 0):
+        raise typer.BadParameter(f"{value} is not a positive number of seconds")
     return value
 
 
@@ -81,3 +88,28 @@ Samples = Annotated[int, typer.Option(
     "--samples", "-n", metavar="N", min=1, max=limits.SAMPLES_MAX,
     help=f"Random layouts to solve (1 to {limits.SAMPLES_MAX:,}).")]
 
+
+
+# ------------------------------------------------------------------ where the work runs
+CLUSTER_ENV = "DUMMY_SPADES_CLUSTER"
+Cluster = Annotated[Optional[str], typer.Option(
+    "--cluster", metavar="ADDRESS", envvar=CLUSTER_ENV, show_envvar=False, show_default=False,
+    help="Solve on a Dask cluster instead of local processes: a scheduler address "
+         "(tcp://host:8786), or local / local:N for a cluster of N processes on this machine "
+         f"for the run. Also settable as {CLUSTER_ENV}. Excludes --jobs; --tt-mb is per worker. "
+         "Needs pip install 'dummy-spades[cluster]' (docs/CLUSTER.md).")]
+ClusterTimeout = Annotated[float, typer.Option(
+    "--cluster-timeout", metavar="SECONDS", callback=_positive_seconds,
+    help="Seconds to wait for the cluster's scheduler before giving up.")]
+
+
+def executor_for(jobs: Optional[int], cluster: Optional[str],
+                 cluster_timeout: float) -> Callable[[], Executor]:
+    """What makes the executor of ``--jobs`` or ``--cluster``, called once the
+    input is known to be good (a cluster takes time to start); both options
+    given is a usage error, reported at once."""
+    if cluster is not None and jobs is not None:
+        raise typer.BadParameter(
+            "--jobs and --cluster exclude each other (--jobs is the local process pool; "
+            f"--cluster, or {CLUSTER_ENV}, a Dask cluster)", param_hint="--cluster")
+    return lambda: executor(jobs, cluster, cluster_timeout)

@@ -1034,14 +1034,17 @@ def judge(stats: CandidateStats, others: Sequence[CandidateStats]) -> Judgement:
 def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
             jobs: Optional[int] = None, bid: Optional[Candidate] = None,
             progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
-            solver=None, time_limit: Optional[float] = None) -> BidAnalysis:
+            solver=None, time_limit: Optional[float] = None,
+            executor: Optional[parallel.Executor] = None) -> BidAnalysis:
     """Sample, solve and summarise. ``bid``: a candidate to judge;
-    ``time_limit``: see :func:`run_samples` (``samples`` is then a maximum)."""
+    ``time_limit``, ``executor``: see :func:`run_samples` (``samples`` is
+    then a maximum)."""
     k = knowledge
     if bid is not None:
         check_candidate(k, bid)
     plan = plan_for(k, [bid] if bid is not None else [])
-    results = run_samples(k, plan, samples, seed, jobs, progress, tt_mb, solver, time_limit)
+    results = run_samples(k, plan, samples, seed, jobs, progress, tt_mb, solver, time_limit,
+                          executor)
     return summarise(k, plan, results, seed, bid, samples)
 
 
@@ -1138,7 +1141,8 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
               jobs: Optional[int] = None, breaking: Optional[bool] = None,
               progress: Optional[Callable[[], None]] = None,
               tt_mb: float = DEFAULT_TT_MB,
-              time_limit: Optional[float] = None) -> List[PlayerCheck]:
+              time_limit: Optional[float] = None,
+              executor: Optional[parallel.Executor] = None) -> List[PlayerCheck]:
     """Every player in bidding order: their bid (if made) judged at their
     turn, beside the deal's actual double-dummy result. ``time_limit`` is
     shared equally by the players' simulations."""
@@ -1153,7 +1157,8 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
         k = Knowledge.from_deal(deal, player, breaking)
         cand = file_bid(deal, player)
         analysis = analyse(k, samples, seed, jobs, cand, progress, tt_mb,
-                           solver if (jobs or parallel.default_jobs()) == 1 else None, share)
+                           solver if (jobs or parallel.default_jobs()) == 1 else None, share,
+                           executor)
         actual = actual_result(k, deal, analysis.plan, cand, solver)
         out.append(PlayerCheck(player, cand, analysis, actual))
     return out

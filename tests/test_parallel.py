@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_helpers import alive, children_of
 
 from dummy_spades.solver import parallel
 from dummy_spades.solver.parallel import (Blocks, Inline, JobsError, ProcessPool, Work, WorkerError,
@@ -49,30 +50,6 @@ def fail_on(offset: int, context: dict, item: int) -> int:
     if item == context["fail"]:
         raise ValueError(f"item {item} is bad")
     return item
-
-
-def children_of(pid: int) -> list:
-    """Live child processes of ``pid`` (Linux /proc)."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == pid and fields[0] != "Z":
-            out.append(int(entry.name))
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 # ------------------------------------------------------------------ job count

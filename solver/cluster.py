@@ -1,0 +1,310 @@
+"""A Dask cluster as an executor of :mod:`solver.parallel` (``--cluster``).
+
+Needs the optional extra: ``pip install 'dummy-spades[cluster]'`` (Dask's
+distributed scheduler). docs/CLUSTER.md says how to start a cluster.
+
+* ``local`` or ``local:N`` starts a ``LocalCluster`` of N single-threaded
+  worker processes for the run (N defaults to the usable cores) and closes it
+  afterwards; any other address (``tcp://host:8786``) connects to a running
+  scheduler, giving up after ``timeout`` seconds.
+* Before any work is sent, every worker's installed ``dummy-spades`` version
+  is compared with this one; a worker with another version is refused.
+* Work goes out in chunks of items (:func:`chunk_size`); each worker thread
+  keeps one resource (an engine solver with its table) for the whole run,
+  and every chunk of every run with the same settings reuses it.
+* A worker that dies has its chunks run again on another worker (Dask's
+  scheduler does this; a chunk that kills workers again and again ends the
+  run with :class:`~solver.parallel.WorkerError`). Answers are taken once per
+  item and yielded in input order. A cluster that goes away ends the run
+  with :class:`ClusterError`.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from . import __version__, limits
+from .parallel import Blocks, Executor, Ordered, ParallelError, Work, WorkerError
+
+INSTALL_HINT = "pip install 'dummy-spades[cluster]'"
+
+#: Chunks aim at this many seconds of work each: the measured overhead of a
+#: chunk on a local cluster is a few milliseconds (docs/CLUSTER.md), so about
+#: 1% of the time goes on scheduling.
+CHUNK_SECONDS = 0.5
+#: ... while each worker still gets at least this many chunks of the input,
+#: so that the work spreads evenly.
+CHUNKS_PER_WORKER = 4
+#: Chunks in flight per worker thread (one running, the others queued on it).
+DEPTH = 3
+#: Seconds between checks of the scheduler connection while waiting.
+WAIT_STEP = 1.0
+
+
+class ClusterError(ParallelError):
+    """The cluster cannot be used: the extra is missing, the scheduler cannot
+    be reached, a worker has another version, or the cluster went away."""
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"--cluster needs Dask's distributed scheduler: {INSTALL_HINT}") from None
+    return distributed
+
+
+# ------------------------------------------------------------------ on the workers
+_RESOURCES: Dict[int, Tuple[Any, Any]] = {}   # thread id -> (resource key, resource)
+_RESOURCES_LOCK = threading.Lock()
+
+
+def _resource(work: Work) -> Any:
+    """This worker thread's resource for ``work``: made once per key and kept
+    (one engine solver with its table per worker thread, whatever the task)."""
+    me = threading.get_ident()
+    key = work.resource_key
+    held = _RESOURCES.get(me)
+    if held is not None and held[0] == key:
+        return held[1]
+    with _RESOURCES_LOCK:
+        _RESOURCES.pop(me, None)         # free the old table before making a new one
+    resource = work.make(*work.make_args)
+    with _RESOURCES_LOCK:
+        _RESOURCES[me] = (key, resource)
+    return resource
+
+
+def run_chunk(work: Work, items: List[Any]) -> Tuple[List[Any], float]:
+    """A cluster task: the answers to ``items`` and the seconds they took."""
+    start = time.perf_counter()
+    resource = _resource(work)
+    answers = [work.solve(resource, work.context, item) for item in items]
+    return answers, time.perf_counter() - start
+
+
+def worker_version() -> str:
+    """The ``dummy-spades`` version installed on a worker."""
+    from . import __version__ as version
+
+    return version
+
+
+def _quiet_logs() -> None:
+    """Silence Dask's and Tornado's log lines in this process: problems reach
+    the caller as one ClusterError instead."""
+    prefixes = ("distributed", "tornado", "asyncio")
+    names = [n for n in logging.root.manager.loggerDict if n.startswith(prefixes)]
+    for name in set(names) | set(prefixes):
+        log = logging.getLogger(name)
+        log.setLevel(logging.CRITICAL + 1)
+        if name in prefixes:
+            log.handlers = [logging.NullHandler()]
+            log.propagate = False
+
+
+# ------------------------------------------------------------------ chunks
+def chunk_size(seconds_per_item: Optional[float], total: Optional[int], workers: int,
+               deadline: Optional[float]) -> int:
+    """Items per chunk: enough for ``CHUNK_SECONDS`` of work at the rate
+    measured so far, but no more than leaves ``CHUNKS_PER_WORKER`` chunks per
+    worker (of ``total``, where known); one item until a rate is measured, and
+    under a deadline at most a tenth of the time left."""
+    if not seconds_per_item:
+        return 1
+    target = CHUNK_SECONDS
+    if deadline is not None:
+        target = min(target, max(0.0, deadline - time.monotonic()) / 10)
+    size = max(1, int(target / seconds_per_item))
+    if total is not None:
+        size = min(size, max(1, math.ceil(total / (workers * CHUNKS_PER_WORKER))))
+    return size
+
+
+def parse_address(address: str) -> Tuple[Optional[int], str]:
+    """``local`` -> (cores, ""), ``local:N`` -> (N, ""), anything else -> (None, address)."""
+    text = address.strip()
+    if text == "local":
+        return limits.usable_cores(), ""
+    if text.startswith("local:"):
+        count = text[len("local:"):]
+        top = limits.max_jobs()
+        if not count.isdigit() or not 1 <= int(count) <= top:
+            raise ClusterError(f"--cluster {address!r}: expected local:N with N from 1 to {top}")
+        return int(count), ""
+    if not text:
+        raise ClusterError("--cluster '': expected a scheduler address such as "
+                           "tcp://host:8786, or local, or local:N")
+    return None, text
+
+
+class DaskExecutor(Executor):
+    """Answers on a Dask cluster (see the module doc)."""
+
+    def __init__(self, address: str, timeout: float = 10.0, quiet: bool = True) -> None:
+        distributed = _distributed()
+        if quiet:
+            _quiet_logs()
+        self.address = address
+        self.timeout = timeout
+        self.cluster = None
+        local, target = parse_address(address)
+        try:
+            if local is not None:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=local, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR)
+                target = self.cluster
+            self.client = distributed.Client(target, timeout=timeout)
+        except (OSError, TimeoutError, distributed.TimeoutError) as exc:
+            self.close()
+            raise ClusterError(f"cannot reach the Dask scheduler at {address} within "
+                               f"{timeout:g} s ({exc.__class__.__name__})") from None
+        except Exception:
+            self.close()
+            raise
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError, distributed.TimeoutError):
+            self.close()
+            raise ClusterError(f"no worker joined the Dask scheduler at {address} within "
+                               f"{timeout:g} s") from None
+        self.check_versions()
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def check_versions(self) -> None:
+        """Refuse the cluster if a worker runs another ``dummy-spades`` version."""
+        try:
+            versions = self.client.run(worker_version)
+        except Exception as exc:  # a worker without the package at all
+            raise ClusterError(f"the workers at {self.address} cannot run dummy-spades "
+                               f"{__version__} ({exc}); install it there: "
+                               "pip install 'dummy-spades[cluster]'") from None
+        if not versions:
+            raise ClusterError(f"the Dask scheduler at {self.address} has no workers")
+        other = {w: v for w, v in versions.items() if v != __version__}
+        if other:
+            listed = ", ".join(f"{w} has {v}" for w, v in sorted(other.items()))
+            raise ClusterError(f"workers at {self.address} run another dummy-spades version "
+                               f"than this one ({__version__}): {listed}")
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            try:
+                client.close()
+            except Exception:  # pragma: no cover - a cluster already gone
+                pass
+            self.client = None
+        if self.cluster is not None:
+            try:
+                self.cluster.close()
+            except Exception:  # pragma: no cover
+                pass
+            self.cluster = None
+
+    def map(self, work: Work, items: Iterable[Any], *, deadline: Optional[float] = None,
+            cost: Optional[Callable[[Any], float]] = None,
+            total: Optional[int] = None) -> Iterator[Any]:
+        distributed = _distributed()
+        client = self.client
+        if client is None:
+            raise ClusterError(f"the cluster at {self.address} is closed")
+        slots = self.workers * DEPTH
+        blocks = Blocks(items, 1, max(64, slots * 4), cost)
+        window = 2 * blocks.block
+        order = Ordered()
+        pending: List[Any] = []          # chunks not yet sent
+        running: Dict[Any, Any] = {}     # future -> chunk
+        rate: Optional[float] = None
+        solved = 0
+        spent = 0.0
+        yielded = 0
+        try:
+            try:
+                shared = client.scatter(work, broadcast=True, hash=False)
+            except (distributed.CancelledError, OSError, distributed.TimeoutError) as exc:
+                raise self._gone(exc) from None
+            while True:
+                if not pending and not blocks.exhausted and blocks.read - order.next < window:
+                    blocks.chunk = chunk_size(rate, total, self.workers, deadline)
+                    pending.extend(blocks.next_block())
+                while pending and len(running) < slots:
+                    chunk = pending.pop(0)
+                    future = client.submit(run_chunk, shared, chunk.items, pure=False)
+                    running[future] = chunk
+                for answer in order.pop_ready():
+                    yield answer
+                    yielded += 1
+                    if deadline is not None and time.monotonic() >= deadline:
+                        return
+                if not running:
+                    if blocks.exhausted and not pending:
+                        return
+                    continue
+                future = self._next(running, deadline if yielded else None)
+                if future is None:
+                    return  # the deadline passed while waiting
+                chunk = running.pop(future)
+                answers, seconds = self._result(future, chunk)
+                solved += len(answers)
+                spent += seconds
+                rate = spent / solved if solved else None
+                for index, item, answer in zip(chunk.indices, chunk.items, answers):
+                    order.put(index, (item, answer))
+        finally:
+            for future in running:
+                future.cancel()
+
+    def _next(self, running: Dict[Any, Any], deadline: Optional[float]) -> Any:
+        """The next finished future; None once ``deadline`` passes first. A
+        scheduler out of reach for longer than the connection timeout ends
+        the run."""
+        distributed = _distributed()
+        lost_since: Optional[float] = None
+        while True:
+            step = WAIT_STEP
+            if deadline is not None:
+                step = min(step, max(0.0, deadline - time.monotonic()))
+            try:
+                finished = distributed.wait(list(running), timeout=step,
+                                            return_when="FIRST_COMPLETED").done
+            except distributed.TimeoutError:
+                finished = set()
+            except (distributed.CancelledError, OSError) as exc:  # OSError: CommClosedError
+                raise self._gone(exc) from None
+            if finished:
+                return next(iter(finished))
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            if self.client.status != "running":
+                lost_since = lost_since or time.monotonic()
+                if time.monotonic() - lost_since > self.timeout:
+                    raise ClusterError(f"the cluster at {self.address} went away (no answer "
+                                       f"for {self.timeout:g} s)")
+            else:
+                lost_since = None
+
+    def _gone(self, exc: BaseException) -> ClusterError:
+        return ClusterError(f"the cluster at {self.address} went away "
+                            f"({exc.__class__.__name__})")
+
+    def _result(self, future: Any, chunk: Any) -> Tuple[List[Any], float]:
+        """A finished chunk's answers; an error of the work itself passes on."""
+        distributed = _distributed()
+        if future.status != "error" and future.status != "finished":
+            raise ClusterError(f"the cluster at {self.address} went away (work {future.status})")
+        try:
+            return future.result()  # type: ignore[no-any-return]
+        except distributed.KilledWorker:
+            raise WorkerError("the work killed one cluster worker after another",
+                              chunk.items) from None
+        except (distributed.CancelledError, distributed.TimeoutError) as exc:
+            raise self._gone(exc) from None
+        except OSError as exc:  # the connection (CommClosedError), unless the work raised it
+            if future.status == "error":
+                raise
+            raise self._gone(exc) from None
