@@ -23,7 +23,6 @@ from dummy_spades.solver import __version__, parallel
 from dummy_spades.solver.parallel import Work
 
 distributed = pytest.importorskip("distributed")
-from dummy_spades.solver import cluster as dask_cluster  # noqa: E402
 from dummy_spades.solver.cluster import ClusterError, DaskExecutor, chunk_size  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,6 +21,18 @@ from dummy_spades.solver.parallel import (Blocks, Inline, JobsError, ProcessPool
                                           check_jobs, run_limited)
 
 ROOT = Path(__file__).resolve().parents[1]
+#: processes this test process had before these tests (a resource tracker...)
+EARLIER: set = set()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _earlier_children():
+    EARLIER.update(children_of(os.getpid()))
+
+
+def new_children() -> list:
+    """Child processes of this test process started by these tests."""
+    return [pid for pid in children_of(os.getpid()) if pid not in EARLIER]
 
 
 # ------------------------------------------------------------------ work for the tests
@@ -80,7 +92,7 @@ def test_answers_come_in_input_order(runner):
     with runner:
         got = list(runner.map(work, iter(items), total=None))
     assert got == [(i, i + 100) for i in items]
-    assert children_of(os.getpid()) == []
+    assert new_children() == []
 
 
 @pytest.mark.timeout(60)
@@ -108,7 +120,7 @@ def test_an_error_in_a_worker_reaches_the_caller():
     with pytest.raises(ValueError, match="item 5 is bad"):
         with ProcessPool(2) as pool:
             list(pool.map(work, range(20), total=20))
-    assert children_of(os.getpid()) == []
+    assert new_children() == []
 
 
 @pytest.mark.timeout(60)
@@ -118,7 +130,7 @@ def test_a_killed_worker_is_replaced_and_its_chunk_retried(tmp_path):
         got = list(pool.map(work, range(30), total=30))
     assert got == [(i, i + 1) for i in range(30)]   # nothing lost, nothing twice
     assert (tmp_path / "died").exists()
-    assert children_of(os.getpid()) == []
+    assert new_children() == []
 
 
 @pytest.mark.timeout(60)
@@ -128,7 +140,7 @@ def test_a_chunk_that_kills_its_worker_twice_stops_the_run():
         with ProcessPool(2) as pool:
             list(pool.map(work, range(12), total=12))
     assert 3 in info.value.items
-    assert children_of(os.getpid()) == []
+    assert new_children() == []
 
 
 @pytest.mark.timeout(60)
@@ -142,10 +154,10 @@ def test_a_killed_worker_does_not_stop_a_deadline():
         for n, answer in enumerate(pool.map(work, range(1000), deadline=start + 2.0, total=1000)):
             got.append(answer)
             if n == 0:
-                os.kill(children_of(os.getpid())[0], signal.SIGKILL)
+                os.kill(new_children()[0], signal.SIGKILL)
     assert time.monotonic() - start < 6
     assert got and got == [(i, i) for i in range(len(got))]
-    assert children_of(os.getpid()) == []
+    assert new_children() == []
 
 
 # ------------------------------------------------------------------ deadlines
@@ -176,7 +188,7 @@ def test_run_limited_stops_a_slow_child():
     assert run_limited(tasks, 0) == ({}, False)
     out, finished = run_limited(lambda: iter([(("x",), 3)]), 1e7)  # huge limits are waited in steps
     assert out == {("x",): 3} and finished
-    assert children_of(os.getpid()) == []
+    assert new_children() == []
 
 
 @pytest.mark.timeout(60)
