@@ -247,8 +247,8 @@ def test_illegal_played_card_names_the_trick_and_card(tmp_path):
 def test_bad_file_and_options(tmp_path):
     text = one_error(run("review", tmp_path / "nope.yaml"))
     assert "nope.yaml" in text
-    text = one_error(run("review", HANDS / "mid-play.yaml", "--tt-mb", "0"))
-    assert "--tt-mb" in text
+    result = run("review", HANDS / "mid-play.yaml", "--tt-mb", "0")
+    assert result.exit_code == 2 and "--tt-mb" in result.stderr   # out of the option's range
 
 
 # ------------------------------------------------------------ docs
