@@ -69,7 +69,7 @@ def fail(message: str) -> "typer.Exit":
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def located(err: DealError, file: Optional[os.PathLike | str]) -> DealError:
+def located(err: DealError, file: Optional["os.PathLike[str] | str"]) -> DealError:
     """A library error about the deal, located in ``file`` (if it is not yet)."""
     if file is None or err.file is not None:
         return err

@@ -31,7 +31,8 @@ import os
 import time
 from array import array
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from types import ModuleType
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import parallel
 from .cards import CardError, count, format_hand, parse_hand
@@ -193,7 +194,7 @@ def _file_problem(name: str, exc: BaseException) -> DealsFileError:
     return DealsFileError([f"{name}: cannot read ({strerror or exc}); expected a readable deals file"])
 
 
-def read_lines(path: str | os.PathLike) -> Iterator[Tuple[int, str]]:
+def read_lines(path: str | os.PathLike[str]) -> Iterator[Tuple[int, str]]:
     """``(line number, text)`` for each line of a regular UTF-8 text file,
     read one line at a time; a line longer than ``BATCH_LINE_MAX_CHARS``
     ends the reading with a :class:`DealsFileError` naming it."""
@@ -231,7 +232,7 @@ class DealsFile:
     """A validated deals file: ``len()`` deals, read again line by line when
     iterated (see :func:`open_deals`)."""
 
-    def __init__(self, path: str | os.PathLike, count: int) -> None:
+    def __init__(self, path: str | os.PathLike[str], count: int) -> None:
         self.path = os.fspath(path)
         self.count = count
 
@@ -244,7 +245,7 @@ class DealsFile:
         errors.raise_any()  # the file changed since it was checked
 
 
-def open_deals(path: str | os.PathLike) -> DealsFile:
+def open_deals(path: str | os.PathLike[str]) -> DealsFile:
     """Check a deals file line by line (see the module docstring)."""
     name = os.fspath(path)
     errors = _Errors(name)
@@ -257,7 +258,7 @@ def open_deals(path: str | os.PathLike) -> DealsFile:
     return DealsFile(name, count)
 
 
-def read_deals(path: str | os.PathLike) -> List[BatchDeal]:
+def read_deals(path: str | os.PathLike[str]) -> List[BatchDeal]:
     """Read and validate a deals file into a list (:func:`open_deals` streams)."""
     return list(open_deals(path))
 
@@ -302,7 +303,7 @@ def format_side(mask: int) -> str:
 # solving
 
 
-def engine_module():
+def engine_module() -> ModuleType:
     """The compiled engine (:mod:`solver.engine`); BatchError if it is not built."""
     try:
         from . import engine
@@ -311,7 +312,7 @@ def engine_module():
     return engine
 
 
-def make_solver(tt_mb: Optional[float] = None):
+def make_solver(tt_mb: Optional[float] = None) -> Any:
     """One engine ``Solver`` (its own transposition table)."""
     engine = engine_module()
     return engine.Solver() if tt_mb is None else engine.Solver(tt_mb=tt_mb)
@@ -337,7 +338,7 @@ class BatchResult:
     ms: float
     nodes: int
 
-    def as_json(self) -> dict:
+    def as_json(self) -> Dict[str, object]:
         return {
             "deal": self.deal,
             "leader": SEAT_LETTERS[self.leader],
@@ -348,7 +349,7 @@ class BatchResult:
         }
 
 
-def solve_deal(solver, hands: Sequence[int], options: BatchOptions) -> List[Tuple[int, float, int]]:
+def solve_deal(solver: Any, hands: Sequence[int], options: BatchOptions) -> List[Tuple[int, float, int]]:
     """Solve one deal for each leader: ``[(tricks, ms, nodes), ...]``."""
     out = []
     for leader in options.leaders:
@@ -363,7 +364,7 @@ def solve_deal(solver, hands: Sequence[int], options: BatchOptions) -> List[Tupl
     return out
 
 
-def _solve_deal(solver, options: BatchOptions, deal: BatchDeal) -> List[Tuple[int, float, int]]:
+def _solve_deal(solver: Any, options: BatchOptions, deal: BatchDeal) -> List[Tuple[int, float, int]]:
     return solve_deal(solver, deal.hands, options)
 
 

@@ -352,12 +352,12 @@ class _DealLoader(yaml.SafeLoader):
         self.depth = 0
         self.nodes = 0
 
-    def _refuse(self, problem: str, mark: Optional[yaml.Mark], expected: str) -> DealFileError:
+    def _refuse(self, problem: str, mark: Any, expected: str) -> DealFileError:
         return DealFileError(problem, file=self.filename,
                              line=mark.line + 1 if mark is not None else None, expected=expected)
 
-    def compose_node(self, parent: Optional[yaml.Node], index: object) -> yaml.Node:
-        event = self.peek_event()
+    def compose_node(self, parent: Optional[yaml.Node], index: int) -> Optional[yaml.Node]:
+        event = self.peek_event()  # type: ignore[no-untyped-call]  # PyYAML's stubs leave it untyped
         if isinstance(event, yaml.AliasEvent):
             raise self._refuse(f"a YAML alias (*{event.anchor})", event.start_mark,
                                "each value written out: deal files take no anchors or aliases")
@@ -371,7 +371,7 @@ class _DealLoader(yaml.SafeLoader):
                 raise self._refuse(f"lists and mappings nested more than {YAML_MAX_DEPTH} "
                                    "deep (the limit)", event.start_mark,
                                    "a deal as described in docs/FORMAT.md")
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            return super().compose_node(parent, index)
         finally:
             self.depth -= 1
 
@@ -383,7 +383,7 @@ def _compose(text: str, filename: str) -> Optional[yaml.Node]:
     loader = None
     try:
         loader = _DealLoader(text, filename)  # checks every character first
-        return loader.get_single_node()  # type: ignore[no-any-return]
+        return loader.get_single_node()
     except yaml.reader.ReaderError as err:  # a character YAML does not allow (NUL...)
         char = f"U+{err.character:04X}" if isinstance(err.character, int) else repr(err.character)
         raise DealFileError(f"the character {char} is not allowed in YAML", file=filename,

@@ -516,13 +516,13 @@ def run_limited(tasks: Callable[[], Iterator[Tuple[K, object]]],
             except EOFError:
                 break
             if kind == "item":
-                key, value = payload  # type: ignore[misc]
+                key, value = payload
                 out[key] = value
             elif kind == "done":
                 finished = True
                 break
             else:
-                raise payload  # type: ignore[misc]
+                raise payload
     finally:
         if proc.is_alive():
             proc.kill()
