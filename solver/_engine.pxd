@@ -1,4 +1,6 @@
-# Declarations of the compiled double-dummy core (solver/_engine.pyx).
+# Declarations of the compiled double-dummy core (solver/_engine.pyx and the
+# units it includes: _bits.pxi, _table.pxi, _bounds.pxi, _order.pxi,
+# _search.pxi).
 #
 # Card encoding as in solver/cards.py: card = suit * 13 + rank - 2, suits
 # S=0 H=1 D=2 C=3 (spades trump); a hand is a 52-bit mask.  Seats 0..3 in
@@ -11,11 +13,16 @@ cdef enum:
     MAX_MOVES = 16
     BUCKET = 32             # slots per transposition-table bucket
 
-# One transposition-table entry: a trick-start position up to relative rank.
-# ``shape`` holds the 16 suit lengths (4 bits per seat and suit); ``mask``
-# selects, per suit, the top relative ranks that mattered to the result;
-# ``pat[i]`` is seat i's holding of those ranks (seat 3 holds the rest).
-# Relative holdings are 13-bit fields per suit (bit 12 = highest card left).
+
+# ---------------------------------------------------------------------------
+# storage: the transposition table (_table.pxi)
+# ---------------------------------------------------------------------------
+
+# One entry: a trick-start position up to relative rank.  ``shape`` holds the
+# 16 suit lengths (4 bits per seat and suit); ``mask`` selects, per suit, the
+# top relative ranks that mattered to the result; ``pat[i]`` is seat i's
+# holding of those ranks (seat 3 holds the rest).  Relative holdings are
+# 13-bit fields per suit (bit 12 = highest card left).
 ctypedef struct TTSlot:
     uint64_t shape
     uint64_t mask
@@ -25,8 +32,8 @@ ctypedef struct TTSlot:
     int8_t lower           # bounds of the counted tricks from this trick on
     int8_t upper
 
-# A bucket: all positions of one shape land in the same bucket.  ``tag`` (16
-# bits of the shape's hash, 0 = empty) and ``stamp`` (last use, for LRU
+# A bucket: all positions of one key land in the same bucket.  ``tag`` (16
+# bits of the key's hash, 0 = empty) and ``stamp`` (last use, for LRU
 # replacement) sit apart from the slots so that a scan touches few lines.
 ctypedef struct TTBucket:
     uint16_t tag[BUCKET]
@@ -39,79 +46,66 @@ ctypedef struct DirEntry:
     uint64_t key
     uint16_t zsets
 
+# The table: flat arrays, a power-of-two number of buckets growing up to a cap.
+ctypedef struct Table:
+    TTBucket* bucket
+    DirEntry* dir
+    size_t buckets          # current number of buckets
+    size_t max_buckets      # cap from tt_mb
+    size_t used             # slots in use
+    size_t evicted          # replacements since the table last grew
+    uint32_t stamp          # LRU clock
+
+
+# ---------------------------------------------------------------------------
+# search state (_search.pxi, _bounds.pxi, _order.pxi, the drivers)
+# ---------------------------------------------------------------------------
+
+# The position being searched: saving and restoring it is one assignment.
+ctypedef struct State:
+    uint64_t hand[4]
+    int tcard[4]            # the trick in progress, in play order
+    int tlen                # cards in it
+    int tleader             # the seat that led it
+    int twin                # position in the trick of the winning card
+    int broken              # spades broken
+
+# The question: who maximises, whose tricks count, the nil seat.
+ctypedef struct Query:
+    int side                # seat mask of the maximisers
+    int count               # seat mask of the seats whose tricks count
+    int nil                 # the nil seat, -1 for none
+    int breaking            # the spade-breaking rule is on
+    uint16_t meta           # side/count/nil/breaking bits of the table key
+
 # A candidate move at one ply: the card (one per equivalence group) and its
 # ordering score.
 ctypedef struct Move:
     int card
     int score
 
+# The techniques that can be switched off, to measure what each contributes
+# (all on by default; _engine.set_features).
+cdef enum:
+    FEATURE_TT = 1          # the transposition table
+    FEATURE_QUICK = 2       # quick tricks of the leader
+    FEATURE_SURE = 4        # sure tricks: trump sure tricks, the trick in progress, nil rules
+
+# Everything one search works on.
+ctypedef struct Search:
+    State st
+    Query q
+    Table tt
+    int ply
+    int features            # FEATURE_* bits: the techniques switched on
+    unsigned long long nodes
+    unsigned long long trick_nodes   # nodes at trick starts (DDS counts these)
+    Move moves[MAX_PLY][MAX_MOVES]
+
 
 cdef class Solver:
-    # -- transposition table (owned, flat, bounded) --
-    cdef TTBucket* tt
-    cdef DirEntry* dir
-    cdef size_t tt_buckets          # current number of buckets (power of two)
-    cdef size_t tt_max_buckets      # cap from tt_mb
-    cdef size_t tt_used
-    cdef size_t tt_evicted          # replacements since the table last grew
-    cdef int tt_bits
-    cdef uint32_t stamp
-
-    # -- statistics --
-    cdef readonly unsigned long long nodes
-    cdef readonly unsigned long long trick_nodes  # nodes at trick starts (DDS counts these)
+    cdef Search s
     cdef readonly double tt_mb
-
-    # -- configuration of the current query --
-    cdef int side
-    cdef int count
-    cdef int nil
-    cdef int breaking
-    cdef uint16_t cfg_meta
-
-    # -- search state --
-    cdef uint64_t hand[4]
-    cdef int tcard[4]
-    cdef int tlen
-    cdef int tleader
-    cdef int twin                   # position in the trick of the winning card
-    cdef int broken
-    cdef int ply
-    cdef Move moves[MAX_PLY][MAX_MOVES]
-
-    # -- internals (no GIL, no exceptions) --
-    cdef void _alloc(self, size_t buckets) noexcept nogil
-    cdef void _grow(self) noexcept nogil
-    cdef void _reset_table(self) noexcept nogil
-    cdef DirEntry* _dir_find(self, uint64_t h) noexcept nogil
-    cdef void _dir_add(self, uint64_t shape, uint16_t meta, int zset) noexcept nogil
-    cdef int _probe_key(self, uint64_t h, uint64_t shape, uint16_t meta, const uint64_t* rel,
-                        int target, uint64_t alive, uint64_t* rw) noexcept nogil
-    cdef int _probe(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
-                    int target, uint64_t alive, uint64_t* rw) noexcept nogil
-    cdef void _store(self, uint64_t shape, uint16_t meta, const uint64_t* rel,
-                     uint64_t alive, uint64_t rw, int target, int value, int rem) noexcept nogil
-    cdef int _search(self, int target, uint64_t* rw) noexcept nogil
-    cdef int _secure(self, int team, int current_only, uint64_t* rw) noexcept nogil
-    cdef int _trick_start(self, int target, uint64_t* rw) noexcept nogil
-    cdef int _last_trick(self, int target, uint64_t* rw) noexcept nogil
-    cdef int _expand(self, int target, uint64_t* rw) noexcept nogil
-    cdef uint64_t _extend_rw(self, uint64_t rw, int seat) noexcept nogil
-    cdef int _gen(self, int seat, Move* out) noexcept nogil
-    cdef void _order(self, int seat, Move* mv, int n) noexcept nogil
-    cdef void _order_lead(self, int seat, Move* mv, int n) noexcept nogil
-    cdef void _order_lead_pair(self, int seat, Move* mv, int n) noexcept nogil
-    cdef void _order_follow(self, int seat, Move* mv, int n) noexcept nogil
-    cdef void _order_shed(self, int seat, Move* mv, int n) noexcept nogil
-    cdef void _order_lead_nil(self, int seat, Move* mv, int n) noexcept nogil
-    cdef int _quick_tricks(self, int leader, int need, uint64_t* rw) noexcept nogil
-    cdef int _qt(self, const uint64_t* h, int leader, int broken, int need, uint64_t* rw) noexcept nogil
-    cdef int _team_sure(self, int team, int need, uint64_t* rw) noexcept nogil
-    cdef int _value(self, int lo, int hi, int guess) noexcept nogil
-    cdef int _apply(self, int card) noexcept nogil
-    cdef int _rem(self) noexcept nogil
-    cdef int _root_value(self) noexcept nogil
-    cdef int _guess(self) noexcept nogil
 
     cdef int _load(self, object pos, int side, int count, int nil_seat) except -1
 

@@ -1,0 +1,386 @@
+# Bounds: tricks a set of seats is sure of, without searching (included by
+# _engine.pyx).  Each is sound for any side split, count mask and nil seat
+# where it is used (docs/ENGINE.md lists where); each reports its relevant
+# cards: the smallest set of ranks that backs the value it claims.
+
+
+cdef inline int _nil_low_suits(const uint64_t* hand, int nil, int* lead,
+                               uint64_t* rw) noexcept nogil:
+    """The nil hand's *low* suits (bit s): side suits it holds in which its
+    highest card is under the other hands' lowest, or nobody else holds
+    any.  ``lead``: 1 when another hand holds one of them too (the nil
+    hand, on lead, can lead it and be beaten); ``rw``: the other hands'
+    lowest card in each low suit they hold (every card below it is the nil
+    hand's: the pattern down to it and the shape fix the test)."""
+    cdef uint64_t nh = hand[nil], ns, os
+    cdef int q, s, low = 0
+    lead[0] = 0
+    rw[0] = 0
+    for s in range(1, 4):
+        ns = _suit(nh, s)
+        if ns == 0:
+            continue
+        os = 0
+        for q in range(4):
+            if q != nil:
+                os |= _suit(hand[q], s)
+        if os == 0:
+            low |= 1 << s
+        elif ds_hib(ns) < ds_ctz(os):
+            low |= 1 << s
+            lead[0] = 1
+            rw[0] |= DS_ONE << (13 * s + ds_ctz(os))
+    return low
+
+
+cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader, int low,
+                             int low_lead, uint64_t low_rw, uint64_t* rw) noexcept nogil:
+    """Can the nil hand surely lose every trick from this trick start on?
+    Sufficient: with one partner, every suit the nil hand holds is
+
+    * *low*: not spades, and the nil hand's highest card is below the other
+      hands' lowest (or nobody else holds the suit), or
+    * *covered*: the i-th highest of the nil hand's cards in the suit is
+      below the partner's i-th highest (spades must be covered), or
+    * *matched*: not spades, every card the partner holds in it is above
+      the nil hand's, and the j-th lowest card of the other hands (the
+      partner's aside) is above the nil hand's j-th lowest, for every j both
+      have,
+
+    and, when the nil hand is on lead, it can lead a covered suit or a low
+    suit another hand holds.  The strategy (fixed in advance, whatever the
+    opponents play) keeps every suit low, covered or matched:
+
+    * the suit led is low for the nil hand: it follows below the card led
+      (whoever led it); the partner follows or discards a *free* card (one
+      no cover needs: of a suit not covered, or the lowest of a covered suit
+      where it holds more cards than the nil hand) — it has one, since the
+      nil hand's cards are not all in covered suits;
+    * the suit led is matched: led by the partner, any card of the nil hand
+      is below it (it plays its highest); led by another hand, the nil hand
+      plays its highest card below the card led — it has one (its lowest is
+      below their lowest), and removing the two keeps the j-th-lowest
+      condition (other hands' cards leaving only raise theirs, and a card
+      of the nil hand above the led one would be above their j-th lowest
+      for a j it fails); the partner as for a low suit;
+    * the suit led is covered: both follow, the partner with its highest,
+      the nil hand with its highest, below it;
+    * the nil hand is void in the suit led: it discards a side-suit card (its
+      highest of a covered or matched suit, or any low-suit card), never a spade (which
+      could ruff and win); the partner follows, or when void discards a free
+      card, or, holding only covers (then so does the nil hand), its lowest
+      card of the suit the nil hand discards from;
+    * the nil hand holds only spades and is void in the suit led: then the
+      partner (covering every spade, equal hand sizes) holds only spades
+      too and ruffs with its highest, above the nil hand's.
+
+    So the nil hand never plays the winning card and never gets the lead.
+    With no covered suit needed this holds for any partner (see
+    _nil_lowest).  ``low``, ``low_lead``, ``low_rw``: from _nil_low_suits.
+    ``rw`` gets the nil hand's lowest card of each covered or matched suit
+    and the other hands' lowest card of each low suit (the pattern down to
+    those cards and the shape fix the test; in a matched suit no card is
+    below the nil hand's lowest)."""
+    cdef uint64_t nh = hand[nil], ns, ps, m, a, out
+    cdef int q, s, i, c, ok, cover, lead_ok
+    for q in range(4):
+        if q == nil or not (side >> q) & 1:
+            continue
+        ok = 1
+        lead_ok = nil != leader or low_lead
+        out = low_rw
+        for s in range(4):
+            ns = _suit(nh, s)
+            if ns == 0 or (low >> s) & 1:
+                continue
+            ps = _suit(hand[q], s)
+            m = ns
+            i = 0
+            cover = 1
+            while m:
+                c = ds_hib(m)
+                m &= ~(DS_ONE << c)
+                i += 1
+                if ds_pop(ps >> (c + 1)) < i:
+                    cover = 0
+                    break
+            if cover:
+                lead_ok = 1
+                out |= DS_ONE << (13 * s + ds_ctz(ns))
+                continue
+            # matched: a side suit whose every card of the partner is above
+            # the nil hand's, and whose j-th lowest card of the others is
+            # above the nil hand's j-th lowest
+            if s == 0 or (ps and ds_ctz(ps) < ds_hib(ns)):
+                ok = 0
+                break
+            m = 0
+            for c in range(4):
+                if c != nil and c != q:
+                    m |= _suit(hand[c], s)
+            a = ns
+            while a and m:
+                if ds_ctz(a) > ds_ctz(m):
+                    ok = 0
+                    break
+                a &= a - 1
+                m &= m - 1
+            if not ok:
+                break
+            out |= DS_ONE << (13 * s + ds_ctz(ns))
+        if ok and lead_ok:
+            rw[0] = out
+            return 1
+    return 0
+
+
+cdef inline int _nil_lowest(uint64_t nh, int low, int on_lead, int low_lead) noexcept nogil:
+    """Is the nil hand (cards ``nh``), holding no spade, low in every suit
+    it holds (``low``, ``low_lead``: from _nil_low_suits)?  Then, unless it
+    is on lead holding only suits nobody else has, it never wins a trick:
+    a trick led by another hand is led in a suit the nil hand follows below
+    the card led or discards on (it cannot ruff), so it never gets the lead
+    back; on lead it leads a suit some other hand holds and must follow
+    with a higher card.  Removing cards keeps the condition, and the
+    opponents' play cannot change it, so no partner is needed (the low
+    suits' ``rw`` backs it)."""
+    cdef int s
+    if nh & DS_SPADES:
+        return 0
+    for s in range(1, 4):
+        if _suit(nh, s) and not (low >> s) & 1:
+            return 0
+    return low_lead or not on_lead
+
+
+cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* rw) noexcept nogil:
+    """Is the trick in progress sure to be won by a seat of ``team`` (a
+    seat mask), whatever the seats still to play do?  (``current_only``:
+    only by the card now winning, against every seat still to play.)"""
+    cdef int leader = ctx.st.tleader
+    cdef int ls = ctx.st.tcard[0] // 13
+    cdef int wc = ctx.st.tcard[ctx.st.twin]
+    cdef int ws = (leader + ctx.st.twin) & 3
+    cdef int k, q, opp_ruff = 0, mate_ruff = 0
+    cdef uint64_t opp_suit = 0, opp_trumps = 0, mate_suit = 0, qs
+    for k in range(ctx.st.tlen, 4):
+        q = (leader + k) & 3
+        qs = _suit(ctx.st.hand[q], ls)
+        if (team >> q) & 1 and not current_only:
+            mate_suit |= qs
+            if qs == 0 and ls != 0 and (ctx.st.hand[q] & DS_SPADES):
+                mate_ruff = 1
+        else:
+            opp_suit |= qs
+            if qs == 0 and ls != 0 and (ctx.st.hand[q] & DS_SPADES):
+                opp_ruff = 1
+                opp_trumps |= ctx.st.hand[q] & DS_SPADES
+    rw[0] = 0
+    if (team >> ws) & 1:
+        # the card now winning: its rank beat the cards already played
+        # and must beat those still to come
+        if wc // 13 == ls:
+            if not opp_ruff and (opp_suit == 0 or wc > 13 * ls + ds_hib(opp_suit)):
+                rw[0] = DS_ONE << wc
+                return 1
+        elif opp_trumps == 0 or wc > ds_hib(opp_trumps):
+            rw[0] = DS_ONE << wc
+            return 1
+    if current_only or wc // 13 != ls or opp_ruff:
+        return 0
+    if mate_suit and 13 * ls + ds_hib(mate_suit) > wc and \
+            (opp_suit == 0 or ds_hib(mate_suit) > ds_hib(opp_suit)):
+        rw[0] = DS_ONE << (13 * ls + ds_hib(mate_suit))
+        return 1
+    if mate_ruff:
+        return 1
+    return 0
+
+
+cdef int trump_sure_tricks(const uint64_t* hand, int team, int need, uint64_t* rw) noexcept nogil:
+    """Tricks the seats of ``team`` (a seat mask) win with trumps whatever
+    anyone plays.  Every card is played in the end and one hand's trumps
+    fall in different tricks; a trump of hand q is beaten only by a
+    higher trump of a seat outside the team in the same trick, and each
+    such trump beats at most one of q's.  So if q's i-th highest trump
+    has fewer than i higher trumps outside the team, at least i minus
+    that many of q's tricks are the team's (a Hall deficiency; it covers
+    "longest trump hand minus the opponents' trumps" and "top trumps").
+    The best hand and i, stopping at ``need`` (smallest relevant set:
+    the ranks down to that i-th trump)."""
+    cdef uint64_t opp = 0, mine
+    cdef int q, c, i, d, best = 0, bc = -1
+    for q in range(4):
+        if not (team >> q) & 1:
+            opp |= hand[q] & DS_SPADES
+    rw[0] = 0
+    for q in range(4):
+        if not (team >> q) & 1:
+            continue
+        mine = hand[q] & DS_SPADES
+        i = 0
+        while mine:
+            c = ds_hib(mine)
+            mine &= ~(DS_ONE << c)
+            i += 1
+            d = i - ds_pop(opp >> (c + 1))
+            if d > best:
+                best = d
+                bc = c
+                if best >= need:
+                    break
+        if best >= need:
+            break
+    if bc >= 0:
+        rw[0] = DS_ONE << bc
+    return best
+
+
+cdef int cash_tricks(const Search* ctx, const uint64_t* h, int leader, int broken, int need, uint64_t* rw) noexcept nogil:
+    """Tricks ``leader`` can cash from the top of its suits, keeping the
+    lead, in the position ``h`` (hands).
+
+    Sound for any side: the tricks are won by the leader itself (its
+    cards above every other hand's); spades first, drawing trumps; an
+    opponent still holding trumps limits a suit to its length there; a
+    partner is never forced to ruff (capped by its side-suit cards while
+    it holds trumps).  When the top cards outlast every other hand's
+    cards of the suit, the leader's small cards there win too.
+    """
+    cdef uint64_t alive = h[0] | h[1] | h[2] | h[3]
+    cdef uint64_t mine = h[leader]
+    cdef int team = (ctx.q.side >> leader) & 1
+    cdef int q, s, lim, t_sp, total, cap, n, run, longest, used
+    cdef int t[4]
+    cdef int k[4]
+    cdef uint64_t out = 0, a
+    t[0] = 0
+    k[0] = 0
+    if (not ctx.q.breaking) or broken or (mine & DS_NOT_SPADES) == 0:
+        a = alive & DS_SPADES
+        run = _top_run(mine & DS_SPADES, a)
+        t[0] = run
+        k[0] = run
+        if run:
+            longest = 0
+            for q in range(4):
+                if q != leader and ds_pop(h[q] & DS_SPADES) > longest:
+                    longest = ds_pop(h[q] & DS_SPADES)
+            if run >= longest:
+                t[0] = ds_pop(mine & DS_SPADES)
+    t_sp = t[0]
+    total = 0
+    for s in range(1, 4):
+        a = _suit(alive, s)
+        run = _top_run(_suit(mine, s), a)
+        k[s] = run
+        lim = run
+        if run:
+            longest = 0
+            for q in range(4):
+                if q != leader and ds_pop(_suit(h[q], s)) > longest:
+                    longest = ds_pop(_suit(h[q], s))
+            if run >= longest:
+                lim = ds_pop(_suit(mine, s))
+            for q in range(4):
+                if q == leader or ((ctx.q.side >> q) & 1) == team:
+                    continue
+                if ds_pop(h[q] & DS_SPADES) > t_sp:
+                    n = ds_pop(_suit(h[q], s))
+                    if n < lim:
+                        lim = n
+            if lim < k[s]:
+                k[s] = lim
+        t[s] = lim
+        total += lim
+    if total:
+        for q in range(4):
+            if q == leader or ((ctx.q.side >> q) & 1) != team:
+                continue
+            if ds_pop(h[q] & DS_SPADES) > t_sp:
+                cap = ds_pop(h[q] & DS_NOT_SPADES)
+                if cap < total:
+                    total = cap
+    if total == 0:
+        for s in range(1, 4):
+            k[s] = 0
+    elif t_sp + total > need and total == t[1] + t[2] + t[3]:
+        # enough without some side suits: keep the relevant set small
+        # (largest suits first; spades stay, they drew trumps)
+        n = t_sp
+        used = 0
+        while n < need:
+            lim = 0
+            for s in range(1, 4):
+                if not (used >> s) & 1 and t[s] > lim:
+                    lim = t[s]
+                    q = s
+            if lim == 0:
+                break
+            used |= 1 << q
+            n += lim
+        if n >= need:
+            # (the value claimed must be the one the relevant set backs)
+            for s in range(1, 4):
+                if not (used >> s) & 1:
+                    k[s] = 0
+            total = n - t_sp
+    for s in range(4):
+        if k[s]:
+            out |= _kth_highest(_suit(alive, s), k[s]) << (13 * s)
+    rw[0] = out
+    return t_sp + total
+
+
+cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noexcept nogil:
+    """Quick tricks of the leader's side: the leader's own (``cash_tricks``), or
+    a trick crossing to its partner's top card in a suit followed by the
+    partner's own quick tricks.  The crossing needs a team of two seats that count alike.
+    Stops at the first count reaching ``need`` (smallest relevant set)."""
+    cdef int qt = cash_tricks(ctx, ctx.st.hand, leader, ctx.st.broken, need, rw)
+    cdef int team = (ctx.q.side >> leader) & 1
+    cdef int pd = -1, q, s, top, v, o
+    cdef uint64_t h2[4]
+    cdef uint64_t a, ls, ps, os, crw
+    if qt >= need:
+        return qt
+    for q in range(4):
+        if q != leader and ((ctx.q.side >> q) & 1) == team:
+            if pd >= 0:
+                return qt          # three seats on the team
+            pd = q
+    if pd < 0 or ((ctx.q.count >> pd) & 1) != ((ctx.q.count >> leader) & 1):
+        return qt
+    for s in range(4):
+        if qt >= need or qt >= ds_pop(ctx.st.hand[leader]):
+            break
+        if s == 0 and ctx.q.breaking and not ctx.st.broken and (ctx.st.hand[leader] & DS_NOT_SPADES):
+            continue
+        ls = _suit(ctx.st.hand[leader], s)
+        ps = _suit(ctx.st.hand[pd], s)
+        if ls == 0 or ps == 0:
+            continue
+        a = _suit(ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3], s)
+        top = ds_hib(a)
+        if not (ps >> top) & 1:
+            continue
+        for q in range(4):
+            h2[q] = ctx.st.hand[q]
+        o = 1
+        for q in range(4):
+            if q == leader or q == pd:
+                continue
+            os = _suit(ctx.st.hand[q], s)
+            if os:
+                h2[q] &= ~(DS_ONE << (13 * s + ds_ctz(os)))
+            elif s and (ctx.st.hand[q] & DS_SPADES):
+                o = 0          # an opponent could ruff
+        if not o:
+            continue
+        h2[leader] &= ~(DS_ONE << (13 * s + ds_ctz(ls)))
+        h2[pd] &= ~(DS_ONE << (13 * s + top))
+        v = 1 + cash_tricks(ctx, h2, pd, ctx.st.broken or s == 0, need - 1, &crw)
+        if v > qt:
+            qt = v
+            rw[0] = crw | (DS_ONE << (13 * s + top))
+    return qt

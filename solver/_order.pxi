@@ -1,0 +1,460 @@
+# Move ordering: the legal moves (one per group of equivalent cards) and
+# their order, likely best first (included by _engine.pyx).
+
+
+cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
+    cdef int i, j
+    cdef Move m
+    for i in range(1, n):
+        m = mv[i]
+        j = i - 1
+        while j >= 0 and mv[j].score < m.score:
+            mv[j + 1] = mv[j]
+            j -= 1
+        mv[j + 1] = m
+
+
+cdef int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
+    """Legal moves of ``seat``: one card per group of equivalent cards."""
+    cdef uint64_t h = ctx.st.hand[seat]
+    cdef uint64_t legal, alive, hs, a, hr, reps, rb, f
+    cdef int n = 0, s, i
+    alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+    for i in range(ctx.st.tlen):
+        alive |= DS_ONE << ctx.st.tcard[i]
+    if ctx.st.tlen:
+        f = h & (<uint64_t>DS_SUIT << (13 * (ctx.st.tcard[0] // 13)))
+        legal = f if f else h
+    else:
+        legal = h
+        if ctx.q.breaking and not ctx.st.broken and (h & DS_NOT_SPADES):
+            legal = h & DS_NOT_SPADES
+    for s in range(4):
+        hs = _suit(legal, s)
+        if hs == 0:
+            continue
+        a = _suit(alive, s)
+        hr = ds_pext(hs, a)
+        reps = hr & ~(hr >> 1)
+        rb = ds_pdep(reps, a)
+        while rb:
+            out[n].card = 13 * s + ds_ctz(rb)
+            out[n].score = 0
+            n += 1
+            rb &= rb - 1
+    return n
+
+
+cdef void order_moves(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
+    """Score the moves for the search order."""
+    cdef int me = (ctx.q.side >> seat) & 1
+    if ctx.st.tlen:
+        _order_follow(ctx, seat, mv, n)
+    elif ctx.q.nil >= 0 and (seat == ctx.q.nil or not me):
+        _order_lead_nil(ctx, seat, mv, n)
+    elif (me == ((ctx.q.side >> ((seat + 2) & 3)) & 1) and me != ((ctx.q.side >> ((seat + 1) & 3)) & 1)
+            and me != ((ctx.q.side >> ((seat + 3) & 3)) & 1)):
+        _order_lead_pair(ctx, seat, mv, n)
+    else:
+        _order_lead(ctx, seat, mv, n)
+
+
+cdef void _order_lead_nil(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
+    """Leads in a nil query.  The nil hand leads the cards with the most
+    cards of other hands above them.  Its opponents lead low in the
+    suits where the nil hand's lowest card is high and its partners
+    hold few cards above it (the nil hand may be forced to win)."""
+    cdef int nil = ctx.q.nil
+    cdef int i, c, s, r, lo, q
+    cdef uint64_t ns, ms, ps, os
+    for i in range(n):
+        c = mv[i].card
+        s = c // 13
+        r = c % 13
+        if seat == nil:
+            os = _suit(ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3], s) \
+                & ~_suit(ctx.st.hand[nil], s)
+            mv[i].score = 20 * ds_pop(os >> (r + 1)) - r
+            continue
+        ns = _suit(ctx.st.hand[nil], s)
+        ms = _suit(ctx.st.hand[seat], s)
+        if ns == 0:
+            mv[i].score = -20 - r
+            continue
+        lo = ds_ctz(ns)
+        ps = 0
+        for q in range(4):
+            if q != nil and (ctx.q.side >> q) & 1:
+                ps |= _suit(ctx.st.hand[q], s)
+        mv[i].score = 100 + 4 * lo - 20 * ds_pop(ps >> lo) - r
+        if r > lo:
+            mv[i].score -= 60
+
+
+cdef void _order_lead_pair(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
+    """Lead weights for partners facing two opponents (partner opposite).
+
+    Prefer suits where the opponents hold few cards (smaller trees) and
+    cannot ruff, where partner can ruff, finesses through the left-hand
+    opponent, leads toward our winners; avoid leading into the
+    right-hand opponent's high cards.  Within a suit, leads that win the
+    trick first (cashing, dropping singleton honours, crossing to
+    partner), then sequences and low cards."""
+    cdef uint64_t alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+    cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
+    cdef int rem = ds_pop(ctx.st.hand[seat])
+    cdef int i, s, c, r, nl, nr, np, nm, cl, cr, sw, w, win, rr, seq
+    cdef int top_h, sec_h, third_h, top_c, sec_c
+    cdef uint64_t a, bits, mine, ptr, ltr, rtr
+    cdef int owner[3]
+    cdef int sw_of[4]
+    cdef int cur = -1, sw0 = 0
+    cdef uint64_t below
+    ptr = ctx.st.hand[pd] & DS_SPADES
+    ltr = ctx.st.hand[lho] & DS_SPADES
+    rtr = ctx.st.hand[rho] & DS_SPADES
+    for i in range(n):
+        c = mv[i].card
+        s = c // 13
+        r = c % 13
+        if s != cur:
+            # the suit's facts, once per suit (moves come suit by suit)
+            cur = s
+            a = _suit(alive, s)
+            mine = _suit(ctx.st.hand[seat], s)
+            nl = ds_pop(_suit(ctx.st.hand[lho], s))
+            nr = ds_pop(_suit(ctx.st.hand[rho], s))
+            np = ds_pop(_suit(ctx.st.hand[pd], s))
+            nm = ds_pop(mine)
+            # holders of the three highest cards of the suit
+            bits = a
+            for w in range(3):
+                owner[w] = -1
+                if bits:
+                    top_c = ds_hib(bits)
+                    bits &= ~(DS_ONE << top_c)
+                    owner[w] = 0
+                    while not (ctx.st.hand[owner[w]] >> (13 * s + top_c)) & 1:
+                        owner[w] += 1
+            top_h = owner[0]
+            sec_h = owner[1]
+            third_h = owner[2]
+            top_c = ds_hib(a)
+            sec_c = ds_hib(a & ~(DS_ONE << top_c)) if (a & ~(DS_ONE << top_c)) else -1
+            cl = nl if nl else rem + 1
+            cr = nr if nr else rem + 1
+            sw0 = -((cl + cr) * 128) // 13
+            if s != 0:
+                if (nl == 0 and ltr) or (nr == 0 and rtr):
+                    sw0 -= 12
+                if np == 0 and ptr and nr > 0:
+                    sw0 += 17
+            if top_h == rho or sec_h == rho:
+                if nr != 1:
+                    sw0 -= 12
+            elif top_h == lho and sec_h == pd and np != 1:
+                sw0 += 27
+            if s != 0 and nm == 1 and (ctx.st.hand[seat] & DS_SPADES) and np > 1 and top_h == pd:
+                sw0 += 19
+        sw = sw0
+        rr = 14 - ds_pop(a >> (r + 1))
+        # a sequence: the next card down is ours too (a group of equals)
+        below = a & ((DS_ONE << r) - 1)
+        seq = below != 0 and (mine >> ds_hib(below)) & 1
+        # will this lead win the trick (by us or partner)?
+        win = 0
+        if top_h == seat and r == top_c:
+            if s == 0:
+                win = 1
+            elif (np or not ptr):
+                win = (nl or not ltr) and (nr or not rtr)
+            else:
+                win = (nl or (ltr == 0 or ds_hib(ptr) > ds_hib(ltr))) and \
+                      (nr or (rtr == 0 or ds_hib(ptr) > ds_hib(rtr)))
+        elif top_h == pd:
+            win = s == 0 or ((nl or not ltr) and (nr or not rtr))
+        elif s != 0 and np == 0 and ptr:
+            if nl == 0 and ltr and ds_hib(ltr) > ds_hib(ptr):
+                win = 0
+            elif nr == 0 and rtr and ds_hib(rtr) > ds_hib(ptr):
+                win = 0
+            else:
+                win = 1
+        if win:
+            if (nl == 1 and top_h == lho) or (nr == 1 and top_h == rho):
+                w = sw + 35 + rr
+            elif top_h == seat:
+                if sec_h == pd:
+                    w = sw + 48 + rr
+                elif r == top_c:
+                    w = sw + 31
+                else:
+                    w = sw - 3 + rr
+            elif top_h == pd:
+                w = sw + 42 + rr if sec_h == seat else sw + 28 + rr
+            elif seq and r == sec_c:
+                w = sw + 40
+            elif seq:
+                w = sw + 22 + rr
+            else:
+                w = sw + 11 + rr
+        else:
+            if sec_h == pd and third_h == pd:
+                sw += 20
+            elif (sec_h == seat and third_h == pd and np > 1) or \
+                    (sec_h == pd and third_h == seat and np > 1):
+                sw += 13
+            if (nl == 1 and top_h == lho) or (nr == 1 and top_h == rho):
+                w = sw + 2 + rr
+            elif top_h == seat:
+                if sec_h == pd:
+                    w = sw + 33 + rr
+                elif r == top_c:
+                    w = sw + 38
+                else:
+                    w = sw - 14 + rr
+            elif top_h == pd:
+                w = sw + 34 + rr
+            elif seq and r == sec_c:
+                w = sw + 35
+            else:
+                w = sw + 17 - r
+        mv[i].score = w
+
+
+cdef void _order_lead(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
+    """Order the leads by suit categories (in the spirit of well-tuned
+    bridge solvers): give partner a ruff, finesse through the left-hand
+    opponent, lead from strength, plain leads, suits with a void, free
+    finesses for the right-hand opponent, trumps; a suit an opponent can
+    ruff comes last.  In each suit the top and bottom cards come first."""
+    cdef uint64_t alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+    cdef int team = (ctx.q.side >> seat) & 1
+    cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
+    cdef int std = (((ctx.q.side >> pd) & 1) == team and ((ctx.q.side >> lho) & 1) != team
+                    and ((ctx.q.side >> rho) & 1) != team)
+    cdef int i, q, s, cat, top, bottom, my_tr, opp_ruff, opp_void, pd_ruff, any_void
+    cdef int cats[4]
+    cdef int tops[4]
+    cdef int bottoms[4]
+    cdef uint64_t ms, ps, ls, rs, ours, suit_alive, A, K, Q, J, T, rest
+    my_tr = ds_pop(ctx.st.hand[seat] & DS_SPADES)
+    for s in range(4):
+        cats[s] = -1
+        tops[s] = -1
+        bottoms[s] = 99
+    for i in range(n):
+        s = mv[i].card // 13
+        if mv[i].card > tops[s]:
+            tops[s] = mv[i].card
+        if mv[i].card < bottoms[s]:
+            bottoms[s] = mv[i].card
+    for s in range(4):
+        if tops[s] < 0:
+            continue
+        if s == 0:
+            cats[s] = 50
+            continue
+        ms = _suit(ctx.st.hand[seat], s)
+        ps = 0
+        opp_ruff = 0
+        opp_void = 0
+        pd_ruff = 0
+        any_void = 0
+        for q in range(4):
+            if q == seat:
+                continue
+            if ((ctx.q.side >> q) & 1) == team:
+                ps |= _suit(ctx.st.hand[q], s)
+                if _suit(ctx.st.hand[q], s) == 0:
+                    any_void = 1
+                    if (ctx.st.hand[q] & DS_SPADES) and ds_pop(ctx.st.hand[q] & DS_SPADES) <= my_tr:
+                        pd_ruff = 1
+            elif _suit(ctx.st.hand[q], s) == 0:
+                opp_void = 1
+                any_void = 1
+                if ctx.st.hand[q] & DS_SPADES:
+                    opp_ruff = 1
+        if opp_ruff:
+            cats[s] = 0
+            continue
+        suit_alive = _suit(alive, s)
+        rest = suit_alive
+        A = (DS_ONE << ds_hib(rest)) if rest else 0
+        rest &= ~A
+        K = (DS_ONE << ds_hib(rest)) if rest else 0
+        rest &= ~K
+        Q = (DS_ONE << ds_hib(rest)) if rest else 0
+        rest &= ~Q
+        J = (DS_ONE << ds_hib(rest)) if rest else 0
+        rest &= ~J
+        T = (DS_ONE << ds_hib(rest)) if rest else 0
+        ours = ms | ps
+        cat = 300
+        if std:
+            ps = _suit(ctx.st.hand[pd], s)
+            ls = _suit(ctx.st.hand[lho], s)
+            rs = _suit(ctx.st.hand[rho], s)
+            if ds_pop(ps) >= 2 and ds_pop(ls) >= 2 and (
+                    ((ps & K) and (ls & A))
+                    or ((ps & A) and (ls & K) and ((ps & Q) or (Q and J and (ours & (Q | J)) == (Q | J))))
+                    or ((ps & K) and (ls & Q) and ((ps & J) or (J and T and (ours & (J | T)) == (J | T))))):
+                cats[s] = 500
+                continue
+            if ds_pop(ms) >= 2 and ds_pop(rs) >= 2 and (
+                    ((ms & A) and (rs & K)) or ((ms & K) and (rs & A) and not (ours & Q))):
+                cats[s] = 100
+                continue
+        if not opp_void and ds_pop(ours & (A | K | Q)) >= 2:
+            cat = 400
+        elif pd_ruff and not opp_void and not (ms == A):
+            cat = 600
+        elif any_void:
+            cat = 200
+        cats[s] = cat
+    for i in range(n):
+        s = mv[i].card // 13
+        if cats[s] == 600:
+            mv[i].score = 602 if mv[i].card == bottoms[s] else 0
+        elif mv[i].card == tops[s]:
+            mv[i].score = cats[s] + 2
+        elif mv[i].card == bottoms[s]:
+            mv[i].score = cats[s] + 1
+        else:
+            mv[i].score = 0
+
+
+cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
+    """Order the plays to a trick: duck when partner's card holds or we
+    cannot win, win as cheaply as is safe, ruff low, discard from long
+    suits."""
+    cdef int leader = ctx.st.tleader
+    cdef int pos = ctx.st.tlen
+    cdef int ls = ctx.st.tcard[0] // 13
+    cdef int wc = ctx.st.tcard[ctx.st.twin]
+    cdef int wseat = (leader + ctx.st.twin) & 3
+    cdef int team = (ctx.q.side >> seat) & 1
+    # ``good``: the seats whose winning the trick helps this seat's side
+    # (the counted seats for a maximiser, the others for a minimiser; in
+    # a nil query every seat but the nil hand, or the nil hand alone)
+    cdef int good
+    cdef int pw
+    cdef int i, k, q, c, s, r, my_top, my_low_win, later_top, later_void, later_ruff
+    cdef int pd_later_top, safe
+    cdef uint64_t lat = 0, pd_lat = 0, mine, hi
+    cdef int lens[4]
+    cdef int bottoms[4]
+    if ctx.q.nil >= 0:
+        good = (15 & ~(1 << ctx.q.nil)) if team else (1 << ctx.q.nil)
+    else:
+        good = ctx.q.count if team else (~ctx.q.count) & 15
+    pw = (good >> wseat) & 1
+    if ctx.q.nil >= 0 and not team and not (pos > ((ctx.q.nil - leader) & 3) and wseat == ctx.q.nil):
+        # an opponent of the nil hand: under it when it is still to
+        # play (it may be forced to win); when it has lost the trick,
+        # win cheaply (the lead), else low
+        k = pos > ((ctx.q.nil - leader) & 3)
+        for i in range(n):
+            c = mv[i].card
+            if k and _beats(c, wc):
+                mv[i].score = 200 - c % 13
+            else:
+                mv[i].score = 100 - c % 13
+        return
+    if not (good >> seat) & 1:
+        # this seat winning the trick does not help: lose it, shedding
+        # the highest cards that lose (and when it must win, cheaply)
+        _order_shed(ctx, seat, mv, n)
+        return
+    later_void = 0
+    later_ruff = 0
+    for k in range(pos + 1, 4):
+        q = (leader + k) & 3
+        if ((ctx.q.side >> q) & 1) == team:
+            if (good >> q) & 1:
+                pd_lat |= _suit(ctx.st.hand[q], ls)
+            continue
+        if _suit(ctx.st.hand[q], ls) == 0:
+            later_void = 1
+            if ctx.st.hand[q] & DS_SPADES:
+                later_ruff = 1
+        lat |= _suit(ctx.st.hand[q], ls)
+    later_top = 13 * ls + ds_hib(lat) if lat else -1
+    pd_later_top = 13 * ls + ds_hib(pd_lat) if pd_lat else -1
+    mine = _suit(ctx.st.hand[seat], ls)
+    if mine:
+        my_top = 13 * ls + ds_hib(mine)
+        # is partner's winning card safe from the opponents still to play?
+        if wc // 13 == ls:
+            safe = (not later_ruff) and wc > later_top
+        else:
+            safe = 1
+        if pos == 3:
+            safe = 1
+        if not _beats(my_top, wc) or (pw and safe):
+            for i in range(n):
+                mv[i].score = 100 - mv[i].card % 13
+            return
+        if pos == 1 and not pw and pd_later_top > wc and (not lat or pd_later_top > later_top):
+            # partner, still to play, can beat the trick: second hand low
+            for i in range(n):
+                mv[i].score = 100 - mv[i].card % 13
+            return
+        hi = mine & ~((DS_ONE << (wc - 13 * ls + 1)) - 1) if wc // 13 == ls else mine
+        my_low_win = 13 * ls + ds_ctz(hi)
+        for i in range(n):
+            c = mv[i].card
+            r = c % 13
+            if _beats(c, wc):
+                if pos == 3 or not lat or (my_low_win > later_top and not later_ruff):
+                    mv[i].score = 200 - r
+                else:
+                    mv[i].score = 200 + r
+            else:
+                mv[i].score = 100 - r
+        return
+    # void in the suit led: ruff or discard
+    for s in range(4):
+        lens[s] = ds_pop(_suit(ctx.st.hand[seat], s))
+        bottoms[s] = 99
+    for i in range(n):
+        s = mv[i].card // 13
+        if mv[i].card < bottoms[s]:
+            bottoms[s] = mv[i].card
+    safe = pos == 3 or (lat and wc > later_top and not later_ruff) or (wc // 13 == 0 and not later_ruff)
+    for i in range(n):
+        c = mv[i].card
+        s = c // 13
+        r = c % 13
+        if s == 0:
+            if pw and safe:
+                mv[i].score = 10 - r
+            elif wc // 13 == 0:
+                if not pw and c > wc:
+                    mv[i].score = 300 - r
+                else:
+                    mv[i].score = 10 - r
+            elif pos == 3 or lat or not later_ruff:
+                mv[i].score = 300 - r if c == bottoms[0] else 20 - r
+            else:
+                mv[i].score = 250 + r
+        elif c == bottoms[s]:
+            mv[i].score = 100 + lens[s]
+        else:
+            mv[i].score = 30 - r
+
+
+cdef void _order_shed(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
+    """Order the plays of a seat that should not win the trick (the nil
+    hand, a maximiser whose tricks do not count, a counted minimiser):
+    the highest cards that lose now first, then the cheapest winners."""
+    cdef int wc = ctx.st.tcard[ctx.st.twin]
+    cdef int i, c
+    for i in range(n):
+        c = mv[i].card
+        if _beats(c, wc):
+            mv[i].score = 50 - c % 13 - (13 if c < 13 else 0)
+        elif c < 13:
+            mv[i].score = 150 + c % 13      # a spade under a higher spade
+        else:
+            mv[i].score = 100 + c % 13

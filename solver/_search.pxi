@@ -1,0 +1,295 @@
+# The search: fail-soft null-window alpha-beta, one node per card, with the
+# table and the bounds at trick starts (included by _engine.pyx).
+
+cdef enum:
+    TT_MIN_REM = 1          # no table for positions with this many tricks left or fewer
+
+cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in Query.meta (see Solver._load)
+
+
+cdef int search(Search* ctx, int target, uint64_t* rw) noexcept nogil:
+    """Null-window test of "at least ``target`` counted tricks from here on".
+
+    Fail-soft: a result ``v >= target`` is a lower bound of the value,
+    ``v < target`` an upper bound (values are -1 for a lost nil, else the
+    counted tricks).  ``rw`` receives the relevant cards of the bound.
+    """
+    cdef int rem, t, tm
+    ctx.nodes += 1
+    if ctx.st.tlen == 0:
+        ctx.trick_nodes += 1
+        return trick_start(ctx, target, rw)
+    if ctx.st.tlen < 3 and (ctx.features & FEATURE_SURE):
+        # who is sure to win the trick in progress?
+        rem = ds_pop(ctx.st.hand[ctx.st.tleader]) + 1
+        if ctx.q.nil >= 0 and trick_secure(ctx, 1 << ctx.q.nil, 1, rw):
+            return -1
+        # a team that can take the trick takes it if it helps: the
+        # maximisers that count (the other maximisers play against them
+        # in trick_secure), or the minimisers that do not count
+        if target <= 1 and ctx.q.nil < 0:
+            tm = ctx.q.side & ctx.q.count
+            if tm and trick_secure(ctx, tm, 0, rw):
+                return 1
+        if target >= rem:
+            tm = (~ctx.q.side) & (~ctx.q.count) & 15
+            if tm and trick_secure(ctx, tm, 0, rw):
+                return rem - 1
+    return expand(ctx, target, rw)
+
+
+cdef int last_trick(const Search* ctx, int target, uint64_t* rw) noexcept nogil:
+    cdef int leader = ctx.st.tleader
+    cdef int w = leader, i, p, c
+    cdef int cards[4]
+    cdef int wc = ds_ctz(ctx.st.hand[leader])
+    cards[0] = wc
+    for i in range(1, 4):
+        p = (leader + i) & 3
+        c = ds_ctz(ctx.st.hand[p])
+        cards[i] = c
+        if _beats(c, wc):
+            wc = c
+            w = p
+    rw[0] = 0
+    for i in range(4):
+        if cards[i] != wc and cards[i] // 13 == wc // 13:
+            rw[0] = DS_ONE << wc
+            break
+    if w == ctx.q.nil:
+        return -1
+    return (ctx.q.count >> w) & 1
+
+
+cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
+    cdef int leader = ctx.st.tleader
+    cdef uint64_t h0 = ctx.st.hand[0], h1 = ctx.st.hand[1], h2 = ctx.st.hand[2], h3 = ctx.st.hand[3]
+    cdef uint64_t alive = h0 | h1 | h2 | h3
+    cdef int rem = ds_pop(ctx.st.hand[leader])
+    cdef int s, p, j, res, qt, team, tm, use_tt, low, low_lead
+    cdef uint64_t sp, shape, crw, a
+    cdef uint64_t rel[4]
+    cdef uint16_t meta
+    rw[0] = 0
+    if ctx.q.nil < 0 and target <= 0:
+        return 0
+    if target > rem or rem == 0:
+        return rem
+    if rem == 1:
+        return last_trick(ctx, target, rw)
+
+    # sure trump tricks of each side (won whoever leads): see trump_sure_tricks
+    if ctx.q.nil < 0 and (ctx.features & FEATURE_SURE):
+        # nobody's tricks count, or everybody's
+        if ctx.q.count == 0:
+            return 0
+        if ctx.q.count == 15:
+            return rem
+    if ctx.q.nil >= 0 and (ctx.features & FEATURE_SURE) and (target <= 0 or ctx.ply == 0):
+        low = _nil_low_suits(ctx.st.hand, ctx.q.nil, &low_lead, &crw)
+        if _nil_lowest(ctx.st.hand[ctx.q.nil], low, ctx.q.nil == leader, low_lead):
+            # the nil hand can no longer win a trick, whatever anyone
+            # plays: kept; and at the root of a query for tricks the
+            # rest is the plain game (deeper, switching games costs more
+            # than it saves)
+            if target <= 0:
+                rw[0] = crw
+                return 0
+            j = ctx.q.nil
+            meta = ctx.q.meta
+            ctx.q.nil = -1
+            ctx.q.meta = meta & ~NIL_META
+            res = trick_start(ctx, target, rw)
+            ctx.q.nil = j
+            ctx.q.meta = meta
+            rw[0] |= crw
+            return res
+        if target <= 0 and _nil_covered(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, low,
+                                        low_lead, crw, rw):
+            return 0
+    sp = alive & DS_SPADES
+    if sp and (ctx.features & FEATURE_SURE):
+        if ctx.q.nil >= 0:
+            if trump_sure_tricks(ctx.st.hand, 1 << ctx.q.nil, 1, &crw) >= 1:
+                # the nil hand must win a trick with a spade
+                rw[0] = crw
+                return -1
+        # trump tricks the counted seats win whatever anyone plays (a
+        # lower bound), and those the other seats win (an upper bound)
+        if ctx.q.nil < 0:
+            j = trump_sure_tricks(ctx.st.hand, ctx.q.count, target, &crw)
+            if j >= target:
+                rw[0] = crw
+                return j
+        j = trump_sure_tricks(ctx.st.hand, (~ctx.q.count) & 15, rem - target + 1, &crw)
+        if rem - j < target:
+            rw[0] = crw
+            return rem - j
+
+    # transposition table (not for the last tricks: searching them is cheaper)
+    use_tt = (ctx.features & FEATURE_TT) and rem > TT_MIN_REM
+    shape = 0
+    if not use_tt:
+        pass
+    else:
+        for p in range(4):
+            for s in range(4):
+                shape |= (<uint64_t>ds_pop(_suit(ctx.st.hand[p], s))) << (4 * (4 * p + s))
+        for p in range(3):
+            rel[p] = 0
+            for s in range(4):
+                a = _suit(alive, s)
+                if a:
+                    rel[p] |= (ds_pext(_suit(ctx.st.hand[p], s), a) << (13 - ds_pop(a))) << (13 * s)
+        meta = ctx.q.meta | <uint16_t>leader
+        if ctx.q.breaking and ctx.st.broken:
+            meta |= 4
+        res = tt_probe(&ctx.tt, shape, meta, rel, target, alive, rw)
+        if res != NO_HIT:
+            return res
+
+    # quick tricks of the leader (cashing top cards, keeping the lead)
+    if not (ctx.features & FEATURE_QUICK):
+        pass
+    elif (ctx.q.side >> leader) & 1:
+        if ctx.q.nil < 0 and (ctx.q.count >> leader) & 1:
+            qt = quick_tricks(ctx, leader, target, &crw)
+            if qt >= target:
+                rw[0] = crw
+                return qt
+    elif not (ctx.q.count >> leader) & 1:
+        qt = quick_tricks(ctx, leader, rem - target + 1, &crw)
+        if rem - qt < target:
+            rw[0] = crw
+            return rem - qt
+
+    res = expand(ctx, target, &crw)
+    if use_tt:
+        tt_store(&ctx.tt, ctx.st.hand, shape, meta, rel, alive, crw, target, res, rem)
+    rw[0] = crw
+    return res
+
+
+cdef uint64_t extend_rw(const Search* ctx, uint64_t rw, int seat) noexcept nogil:
+    """Relevant cards as seen by an ancestor: when the lowest relevant
+    card of a suit is in ``seat``'s hand, the cards of that hand
+    equivalent to it here (one move in this node's search, though perhaps
+    not equivalent at an ancestor) are relevant too."""
+    cdef uint64_t alive, r, a, h, below
+    cdef int s, low, i
+    if (rw & ctx.st.hand[seat]) == 0:
+        return rw          # (the lowest relevant cards are not this hand's)
+    alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+    for i in range(ctx.st.tlen):
+        alive |= DS_ONE << ctx.st.tcard[i]
+    for s in range(4):
+        r = _suit(rw, s)
+        if r == 0:
+            continue
+        low = ds_ctz(r)
+        h = _suit(ctx.st.hand[seat], s)
+        if not (h >> low) & 1:
+            continue
+        a = _suit(alive, s)
+        below = a & ((DS_ONE << low) - 1)
+        while below and (h >> ds_hib(below)) & 1:
+            low = ds_hib(below)
+            below &= ~(DS_ONE << low)
+        rw |= DS_ONE << (13 * s + low)
+    return rw
+
+
+cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
+    cdef int tlen = ctx.st.tlen
+    cdef int leader = ctx.st.tleader
+    cdef int seat = (leader + tlen) & 3
+    cdef int ply = ctx.ply
+    cdef Move* mv = &ctx.moves[ply][0]
+    cdef int n = gen_moves(ctx, seat, mv)
+    cdef int maxnode = (ctx.q.side >> seat) & 1
+    cdef int old_twin = ctx.st.twin
+    cdef int i, k, c, res, wpos, wcard, wseat, nt, low, lwset, best, won
+    cdef State saved
+    cdef int lw[4]
+    cdef uint64_t cb, crw, cw, acc = 0, r, alive
+    if n > 1:
+        order_moves(ctx, seat, mv, n)
+        _sort_moves(mv, n)
+    best = -2 if maxnode else 99
+    lw[0] = 0
+    lw[1] = 13
+    lw[2] = 26
+    lw[3] = 39
+    lwset = 0
+    for i in range(n):
+        c = mv[i].card
+        if c < lw[c // 13]:
+            # a small card like one tried before: below every rank that
+            # mattered to that card's result, so it gives the same result
+            continue
+        cb = DS_ONE << c
+        ctx.st.hand[seat] ^= cb
+        ctx.st.tcard[tlen] = c
+        if tlen == 0 or _beats(c, ctx.st.tcard[old_twin]):
+            ctx.st.twin = tlen
+        ctx.ply = ply + 1
+        if tlen < 3:
+            ctx.st.tlen = tlen + 1
+            res = search(ctx, target, &crw)
+            ctx.st.tlen = tlen
+        else:
+            wpos = ctx.st.twin
+            wcard = ctx.st.tcard[wpos]
+            wseat = (leader + wpos) & 3
+            cw = 0
+            for k in range(4):
+                if k != wpos and ctx.st.tcard[k] // 13 == wcard // 13:
+                    cw = DS_ONE << wcard
+                    break
+            if wseat == ctx.q.nil:
+                res = -1
+                crw = cw
+            else:
+                won = (ctx.q.count >> wseat) & 1
+                nt = target - won
+                if ctx.q.nil >= 0 and nt < 0:
+                    nt = 0
+                saved = ctx.st
+                if (ctx.st.tcard[0] < 13 or ctx.st.tcard[1] < 13 or ctx.st.tcard[2] < 13
+                        or ctx.st.tcard[3] < 13):
+                    ctx.st.broken = 1
+                ctx.st.tleader = wseat
+                ctx.st.tlen = 0
+                res = search(ctx, nt, &crw)
+                if res >= 0:
+                    res += won
+                crw |= cw
+                ctx.st = saved
+        ctx.st.twin = old_twin
+        ctx.ply = ply
+        ctx.st.hand[seat] ^= cb
+        if (res >= target) == maxnode:
+            # cutoff: this move proves the result
+            rw[0] = extend_rw(ctx, crw, seat)
+            return res
+        if maxnode:
+            if res > best:
+                best = res
+        elif res < best:
+            best = res
+        acc |= crw
+        k = c // 13
+        if not (lwset >> k) & 1:
+            lwset |= 1 << k
+            r = _suit(acc, k)
+            if r:
+                alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+                for wpos in range(tlen):
+                    alive |= DS_ONE << ctx.st.tcard[wpos]
+                low = 13 * k + _extended_low(ctx.st.hand, r, k, _suit(alive, k))
+            else:
+                low = 13 * k + 13
+            if c < low:
+                lw[k] = low
+    rw[0] = extend_rw(ctx, acc, seat)
+    return best

@@ -1,0 +1,348 @@
+# Storage: the transposition table (included by _engine.pyx; types in
+# _engine.pxd).
+#
+# Entries are trick-start positions up to relative rank with lower and upper
+# bounds of the counted tricks from that trick on.  A pattern is filed under
+# a key of the shape, the meta bits and either the holders of the top 1 to
+# NCLS cards of every suit, or the set of suits it leaves free plus the
+# holder of the top card of the others; a small shape directory lists, per
+# shape, the free-suit sets filed.  The table starts at MIN_BUCKETS buckets
+# and doubles while it fills, up to its cap; then it replaces its least
+# recently used slots.
+
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+cdef enum:
+    NO_HIT = -100           # a probe found nothing usable
+    NCLS = 3                # key classes: 1 to NCLS top cards fixed in every suit
+    DIR_PER_BUCKET = 16     # shape directory entries per bucket
+    GROW_ON_EVICT = 64      # grow once replacements reach 1/64 of the slots
+    MIN_BUCKETS = 1 << 10
+
+
+cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
+    cdef uint64_t h = shape * <uint64_t>0x9E3779B97F4A7C15
+    h ^= (meta + 1) * <uint64_t>0xC2B2AE3D27D4EB4F
+    h ^= h >> 29
+    h *= <uint64_t>0xBF58476D1CE4E5B9
+    h ^= h >> 32
+    return h
+
+
+cdef inline uint64_t _key_hash(uint64_t shape, uint64_t meta, const uint64_t* rel,
+                               uint64_t alive, int cls, int zset) noexcept nogil:
+    """Hash of a table key: the shape, the meta bits, a set of free suits
+    (``zset``: suits whose cards a pattern leaves free) and the holders of
+    the top ``cls`` (<= 4) cards of every other suit (all of a shorter suit:
+    the ranks a suit lacks read as held by nobody, alike for one shape)."""
+    cdef uint64_t code = 0, m4 = ((DS_ONE << cls) - 1) << (4 - cls), t
+    cdef int s, sh
+    for s in range(4):
+        if (zset >> s) & 1:
+            continue
+        sh = 13 * s + 9
+        t = ((rel[0] >> sh) & m4) | (((rel[1] >> sh) & m4) << 4) | (((rel[2] >> sh) & m4) << 8)
+        code |= t << (12 * s)
+    return _hash(shape ^ (code * <uint64_t>0xD6E8FEB86659FD93),
+                 meta | (<uint64_t>cls << 16) | (<uint64_t>zset << 20))
+
+
+cdef inline int _zset_of(uint64_t shape, uint64_t mask) noexcept nogil:
+    """The suits a pattern leaves free: cards left in the suit, none fixed."""
+    cdef int s, p, n, z = 0
+    for s in range(4):
+        n = 0
+        for p in range(4):
+            n += (shape >> (4 * (4 * p + s))) & 15
+        if n and _suit(mask, s) == 0:
+            z |= 1 << s
+    return z
+
+
+cdef inline size_t tt_bytes_per_bucket() noexcept nogil:
+    return sizeof(TTBucket) + DIR_PER_BUCKET * sizeof(DirEntry)
+
+
+cdef void tt_init(Table* t, double tt_mb) noexcept nogil:
+    """An empty table of MIN_BUCKETS buckets whose cap is the largest power
+    of two of buckets that fits in ``tt_mb`` megabytes (t.bucket is NULL
+    when memory is short)."""
+    cdef double limit = tt_mb * 1048576.0
+    cdef size_t buckets = 1
+    while <double>(buckets * 2 * tt_bytes_per_bucket()) <= limit:
+        buckets *= 2
+    t.max_buckets = buckets
+    t.bucket = NULL
+    t.dir = NULL
+    t.evicted = 0
+    t.stamp = 1
+    tt_alloc(t, MIN_BUCKETS if MIN_BUCKETS < buckets else buckets)
+
+
+cdef void tt_free(Table* t) noexcept nogil:
+    free(t.bucket)
+    free(t.dir)
+    t.bucket = NULL
+    t.dir = NULL
+
+
+cdef void tt_alloc(Table* t, size_t buckets) noexcept nogil:
+    free(t.bucket)
+    free(t.dir)
+    t.bucket = <TTBucket*>calloc(buckets, sizeof(TTBucket))
+    t.dir = <DirEntry*>calloc(buckets * DIR_PER_BUCKET, sizeof(DirEntry))
+    if t.dir == NULL:
+        free(t.bucket)
+        t.bucket = NULL
+    t.buckets = buckets
+    t.used = 0
+
+
+cdef void tt_reset(Table* t) noexcept nogil:
+    """Empty the table and shrink it to its initial size."""
+    cdef size_t b = MIN_BUCKETS if MIN_BUCKETS < t.max_buckets else t.max_buckets
+    if t.bucket != NULL and t.buckets == b:
+        memset(t.bucket, 0, b * sizeof(TTBucket))
+        memset(t.dir, 0, b * DIR_PER_BUCKET * sizeof(DirEntry))
+        t.used = 0
+    else:
+        tt_alloc(t, b)
+    t.stamp = 1
+
+
+cdef void _tt_grow(Table* t) noexcept nogil:
+    """Double the table, re-filing every slot and re-deriving the shape
+    directory; stay at the current size (and cap it there) when memory is
+    short."""
+    cdef size_t nb = t.buckets * 2
+    cdef TTBucket* old = t.bucket
+    cdef size_t ob = t.buckets
+    cdef TTBucket* nt = <TTBucket*>calloc(nb, sizeof(TTBucket))
+    cdef DirEntry* nd = <DirEntry*>calloc(nb * DIR_PER_BUCKET, sizeof(DirEntry))
+    cdef size_t i, used = 0
+    cdef int k, j
+    cdef TTBucket* src
+    cdef TTBucket* dst
+    if nd == NULL:
+        free(nt)
+        nt = NULL
+    if nt == NULL:
+        # stay at the current size: replacement keeps memory bounded
+        t.max_buckets = ob
+        return
+    for i in range(ob):
+        src = &old[i]
+        for k in range(BUCKET):
+            if src.tag[k] == 0:
+                continue
+            dst = nt + (src.slot[k].hkey & (nb - 1))
+            for j in range(BUCKET):
+                if dst.tag[j] == 0:
+                    dst.tag[j] = src.tag[k]
+                    dst.stamp[j] = src.stamp[k]
+                    dst.slot[j] = src.slot[k]
+                    used += 1
+                    break
+    free(old)
+    t.bucket = nt
+    # the shape directory: re-derive it from the slots
+    free(t.dir)
+    t.dir = nd
+    t.buckets = nb
+    t.used = used
+    for i in range(nb):
+        for k in range(BUCKET):
+            if nt[i].tag[k]:
+                j = _zset_of(nt[i].slot[k].shape, nt[i].slot[k].mask)
+                if j:
+                    _dir_add(t, nt[i].slot[k].shape, nt[i].slot[k].meta, j)
+
+
+cdef inline DirEntry* _dir_set(Table* t, uint64_t h) noexcept nogil:
+    """The 4-way set of shape directory entries of hash ``h``."""
+    return t.dir + ((h & (t.buckets * DIR_PER_BUCKET // 4 - 1)) << 2)
+
+
+cdef DirEntry* _dir_find(Table* t, uint64_t h) noexcept nogil:
+    """The shape directory entry of hash ``h``, or NULL."""
+    cdef DirEntry* d = _dir_set(t, h)
+    cdef int i
+    for i in range(4):
+        if d[i].key == h:
+            return &d[i]
+    return NULL
+
+
+cdef void _dir_add(Table* t, uint64_t shape, uint16_t meta, int zset) noexcept nogil:
+    cdef uint64_t h = _hash(shape, meta) | 1
+    cdef DirEntry* d = _dir_find(t, h)
+    cdef DirEntry* base
+    cdef int i
+    if d == NULL:
+        base = _dir_set(t, h)
+        d = &base[(h >> 58) & 3]
+        for i in range(4):
+            if base[i].key == 0:
+                d = &base[i]
+                break
+        d.key = h
+        d.zsets = 0
+    d.zsets |= <uint16_t>(1 << zset)
+
+
+cdef int _probe_key(Table* t, uint64_t h, uint64_t shape, uint16_t meta, const uint64_t* rel,
+                    int target, uint64_t alive, uint64_t* rw) noexcept nogil:
+    cdef TTBucket* b = t.bucket + (h & (t.buckets - 1))
+    cdef uint16_t tag = <uint16_t>((h >> 48) | 1)
+    cdef uint64_t mm = 0, m, ms, out
+    cdef int k, s, res, cnt
+    cdef TTSlot* e
+    mm = ds_tag_match32(b.tag, tag)
+    while mm:
+        k = ds_ctz(mm)
+        mm &= mm - 1
+        e = &b.slot[k]
+        if e.meta != meta or e.shape != shape:
+            continue
+        m = e.mask
+        if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
+                or (rel[2] & m) != e.pat[2]:
+            continue
+        if e.lower >= target:
+            res = e.lower
+        elif e.upper < target:
+            res = e.upper
+        else:
+            continue
+        b.stamp[k] = t.stamp
+        out = 0
+        for s in range(4):
+            ms = _suit(m, s)
+            if ms:
+                cnt = ds_pop(ms)
+                out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
+        rw[0] = out
+        return res
+    return NO_HIT
+
+
+cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
+                  int target, uint64_t alive, uint64_t* rw) noexcept nogil:
+    """Look a trick-start position up: a bound that decides ``target``, or
+    NO_HIT.  The lookup probes the keys of the free-suit sets the shape's
+    directory entry lists, then the keys of 1 to NCLS fixed top cards."""
+    cdef uint64_t h = _hash(shape, meta) | 1
+    cdef DirEntry* d = _dir_find(t, h)
+    cdef int z, res, cls, nk = 0, i
+    cdef uint16_t zs
+    cdef uint64_t keys[20]
+    if d != NULL:
+        zs = d.zsets
+        while zs and nk < 15:
+            z = ds_ctz(zs)
+            zs &= zs - 1
+            keys[nk] = _key_hash(shape, meta, rel, alive, 1, z)
+            nk += 1
+    for cls in range(1, NCLS + 1):
+        keys[nk] = _key_hash(shape, meta, rel, alive, cls, 0)
+        nk += 1
+    for i in range(nk):
+        ds_prefetch(&t.bucket[keys[i] & (t.buckets - 1)].tag[0])
+    for i in range(nk):
+        res = _probe_key(t, keys[i], shape, meta, rel, target, alive, rw)
+        if res != NO_HIT:
+            return res
+    return NO_HIT
+
+
+cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta,
+                   const uint64_t* rel, uint64_t alive, uint64_t rw, int target, int value,
+                   int rem) noexcept nogil:
+    """File the result ``value`` of a null-window search at ``target`` for the
+    position (``hand``; ``rel``: relative holdings of seats 0-2) with the
+    ranks its relevant cards ``rw`` fix; ``rem``: tricks left."""
+    cdef uint64_t mask = 0, r, a, mm
+    cdef int s, k, low, cnt, victim, cls, n, zset
+    cdef uint32_t best
+    cdef TTBucket* b
+    cdef TTSlot* e
+    cdef uint64_t p0, p1, p2, h
+    cdef uint16_t tag
+    cls = NCLS
+    zset = 0
+    for s in range(4):
+        a = _suit(alive, s)
+        n = ds_pop(a)
+        r = _suit(rw, s)
+        cnt = 0
+        if r:
+            # the lowest relevant card, extended down through the cards of
+            # its hand that are equivalent to it (one move in the search)
+            low = _extended_low(hand, r, s, a)
+            cnt = ds_pop(a >> low)
+            mask |= (((DS_ONE << cnt) - 1) << (13 - cnt)) << (13 * s)
+        # the key: suits left free, how many top cards the others fix
+        if n and cnt == 0:
+            zset |= 1 << s
+        elif cnt < n and cnt < cls:
+            cls = cnt
+    p0 = rel[0] & mask
+    p1 = rel[1] & mask
+    p2 = rel[2] & mask
+    t.stamp += 1
+    if zset:
+        cls = 1
+        _dir_add(t, shape, meta, zset)
+    h = _key_hash(shape, meta, rel, alive, cls, zset)
+    b = t.bucket + (h & (t.buckets - 1))
+    tag = <uint16_t>((h >> 48) | 1)
+    mm = ds_tag_match32(b.tag, tag)
+    while mm:
+        k = ds_ctz(mm)
+        mm &= mm - 1
+        e = &b.slot[k]
+        if e.meta == meta and e.shape == shape and e.mask == mask \
+                and e.pat[0] == p0 and e.pat[1] == p1 and e.pat[2] == p2:
+            if value >= target:
+                if value > e.lower:
+                    e.lower = <int8_t>value
+            else:
+                if value < e.upper:
+                    e.upper = <int8_t>value
+            b.stamp[k] = t.stamp
+            return
+    victim = 0
+    best = 0xFFFFFFFF
+    for k in range(BUCKET):
+        if b.tag[k] == 0:
+            victim = k
+            t.used += 1
+            break
+        if b.stamp[k] < best:
+            best = b.stamp[k]
+            victim = k
+    if b.tag[victim]:
+        t.evicted += 1
+    b.tag[victim] = tag
+    b.stamp[victim] = t.stamp
+    e = &b.slot[victim]
+    e.shape = shape
+    e.meta = meta
+    e.mask = mask
+    e.hkey = <uint32_t>h
+    e.pat[0] = p0
+    e.pat[1] = p1
+    e.pat[2] = p2
+    if value >= target:
+        e.lower = <int8_t>value
+        e.upper = <int8_t>rem
+    else:
+        e.lower = -1
+        e.upper = <int8_t>value
+    if t.buckets < t.max_buckets and (
+            t.used * 4 > t.buckets * BUCKET * 3
+            or t.evicted * GROW_ON_EVICT > t.buckets * BUCKET):
+        # full, or crowded buckets are replacing entries: double it
+        t.evicted = 0
+        _tt_grow(t)
