@@ -37,7 +37,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 from . import parallel
 from .cards import CardError, count, format_hand, parse_hand
 from .files import InputFileError, open_regular
-from .limits import BATCH_ERRORS_SHOWN, BATCH_LINE_MAX_CHARS
+from .limits import BATCH_ERRORS_SHOWN, BATCH_LINE_MAX_CHARS, SUMMARY_EXACT_SOLVES
 
 SEAT_LETTERS = "NESW"
 SEAT_NAMES = ("declarer", "left defender", "dummy", "right defender")
@@ -444,24 +444,54 @@ def median(values: Sequence[float]) -> float:
 
 
 class Tally:
-    """Counts deals and solves and keeps each solve's time (8 bytes a solve)
-    for the summary, without keeping the results."""
+    """Counts deals and solves and sums up the solve times for the summary in
+    bounded memory, without keeping the results: the times of the first
+    ``SUMMARY_EXACT_SOLVES`` solves exactly, and all of them in a histogram of
+    buckets 0.1% wide, from which longer runs take their median and p95."""
 
     def __init__(self) -> None:
         self.deals = 0
+        self.solves = 0
+        self.max_ms = 0.0
         self.ms = array("d")
+        self.buckets: Dict[int, int] = {}
         self._last = -1
 
     def add(self, result: BatchResult) -> None:
         if result.index != self._last:
             self.deals += 1
             self._last = result.index
-        self.ms.append(result.ms)
+        ms = result.ms
+        self.solves += 1
+        self.max_ms = max(self.max_ms, ms)
+        if len(self.ms) < SUMMARY_EXACT_SOLVES:
+            self.ms.append(ms)
+        key = math.floor(math.log(ms) / _BUCKET_LOG) if ms > 0 else _ZERO_BUCKET
+        self.buckets[key] = self.buckets.get(key, 0) + 1
+
+    def _rank(self, rank: int) -> float:
+        """The ``rank``-th smallest time (1-based), from the histogram: the
+        geometric middle of its bucket."""
+        seen = 0
+        for key in sorted(self.buckets):
+            seen += self.buckets[key]
+            if seen >= rank:
+                return 0.0 if key == _ZERO_BUCKET else math.exp((key + 0.5) * _BUCKET_LOG)
+        return self.max_ms  # pragma: no cover - rank beyond the count
 
     def summary(self, seconds: float) -> Summary:
-        ms = self.ms
-        return Summary(deals=self.deals, solves=len(ms), seconds=seconds, median_ms=median(ms),
-                       p95_ms=percentile(ms, 95), max_ms=max(ms) if ms else 0.0)
+        if self.solves <= len(self.ms):  # every time kept: exact
+            med, p95 = median(self.ms), percentile(self.ms, 95)
+        else:
+            n = self.solves
+            med = (self._rank((n + 1) // 2) + self._rank(n // 2 + 1)) / 2
+            p95 = self._rank(max(1, math.ceil(0.95 * n)))
+        return Summary(deals=self.deals, solves=self.solves, seconds=seconds, median_ms=med,
+                       p95_ms=p95, max_ms=self.max_ms)
+
+
+_BUCKET_LOG = math.log(1.001)
+_ZERO_BUCKET = -(1 << 30)
 
 
 def summarise(results: Iterable[BatchResult], seconds: float) -> Summary:

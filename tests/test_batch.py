@@ -356,3 +356,21 @@ def test_no_progress_bar_when_not_a_terminal():
 def test_deal_dataclass_is_hashable():
     d = BatchDeal(hands_of(BREAKING_DEAL), 1)
     assert {d: 1}[d] == 1
+
+
+def test_long_runs_summarise_from_the_histogram_within_a_tenth_of_a_percent():
+    import random
+
+    from dummy_spades.solver.batch import BatchResult, Tally
+    from dummy_spades.solver.limits import SUMMARY_EXACT_SOLVES
+
+    rng = random.Random(1)
+    times = [rng.lognormvariate(0, 2) for _ in range(SUMMARY_EXACT_SOLVES + 5000)]
+    tally = Tally()
+    for i, ms in enumerate(times):
+        tally.add(BatchResult(i // 2, i // 2, "", 0, 5, 1, ms, 1))
+    s = tally.summary(1.0)
+    assert (s.deals, s.solves, s.max_ms) == ((len(times) + 1) // 2, len(times), max(times))
+    assert abs(s.median_ms / median(times) - 1) < 0.001
+    assert abs(s.p95_ms / percentile(times, 95) - 1) < 0.001
+    assert len(tally.ms) == SUMMARY_EXACT_SOLVES

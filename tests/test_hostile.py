@@ -416,15 +416,14 @@ def peak_rss_kb(args: list) -> int:
 
 @pytest.mark.timeout(300)
 def test_batch_memory_does_not_grow_with_the_deals(tmp_path):
-    """100,000 small deals use no more memory than 10,000, but for the 8 bytes a
-    solve of the timing summary."""
+    """100,000 small deals take no more memory than 10,000 (both read line by
+    line; the timing summary is bounded, docs/LIMITS.md)."""
     line = "N:A.K.. K.A.. .Q.A. Q...A\n"
     small = write(tmp_path, line * 10_000, "small.pbn")
     large = write(tmp_path, line * 100_000, "large.pbn")
     base = peak_rss_kb(["batch", small, "--jobs", "1", "--json"])
     peak = peak_rss_kb(["batch", large, "--jobs", "1", "--json"])
-    allowance_kb = 8 * 90_000 // 1024 + 4096
-    assert peak - base < allowance_kb, (base, peak)
+    assert peak - base < 2048, (base, peak)   # KB: allocator noise, not 90,000 more deals
 
 
 # ------------------------------------------------------------------ the limits are documented
@@ -433,6 +432,7 @@ def test_every_limit_is_in_docs():
     for value in (f"{limits.DEAL_FILE_MAX_BYTES:,}", f"{limits.YAML_MAX_DEPTH} levels",
                   f"{limits.YAML_MAX_NODES:,}", f"{limits.BATCH_LINE_MAX_CHARS:,} characters",
                   f"the first {limits.BATCH_ERRORS_SHOWN}", f"{limits.JOBS_PER_CORE} per usable core",
-                  f"1 to {limits.SAMPLES_MAX:,}", "2^64 - 1"):
+                  f"1 to {limits.SAMPLES_MAX:,}", "2^64 - 1",
+                  f"first {limits.SUMMARY_EXACT_SOLVES:,} solve times"):
         assert value in doc, value
     assert re.search(r"\| 130 \|.*\n\| 141 \|.*\n\| 143 \|", doc)
