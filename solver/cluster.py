@@ -174,9 +174,11 @@ class DaskExecutor(Executor):
         try:
             if local is not None:
                 self._start_method = _fast_start()
+                # the scheduler's HTTP server on a free port: clusters side by side do not
+                # collide (and print no warning)
                 self.cluster = distributed.LocalCluster(
                     n_workers=local, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL + 1 if quiet else None)
+                    dashboard_address=":0", silence_logs=logging.CRITICAL + 1 if quiet else None)
                 target = self.cluster
             self.client = distributed.Client(target, timeout=timeout)
         except (OSError, TimeoutError, distributed.TimeoutError) as exc:
