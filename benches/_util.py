@@ -65,19 +65,14 @@ def side_of(seat: int) -> int:
 
 
 def load_engine(reference: bool = False):
-    """The compiled engine module (or the reference twin, for tiny deals)."""
-    if reference:
-        from dummy_spades.solver import reference
+    """Our Solver class, called with ``tt_mb``: the compiled engine (or the
+    reference twin, for tiny deals). Exits with the engine-not-built message."""
+    from dummy_spades.solver.backend import solver_class
 
-        return reference
     try:
-        from dummy_spades.solver import engine
+        return solver_class("reference" if reference else "engine")
     except ImportError as exc:
-        raise SystemExit(
-            f"the compiled engine is not available ({exc}); build it with "
-            "`python setup.py build_ext --inplace`"
-        ) from exc
-    return engine
+        raise SystemExit(str(exc)) from exc
 
 
 def solver_stats(solver) -> Tuple[int, int]:

@@ -34,6 +34,8 @@ from typing import List, Sequence
 from _util import (SEATS, check_nodes, dds_board, dds_solve, load_engine, pbn, random_deals,
                    side_of, solver_stats, write_nodes)
 
+from dummy_spades.solver.position import Position  # noqa: E402
+
 BAR_MEDIAN_RATIO = 2.0      # ours / DDS, breaking off
 BAR_MAX_SECONDS = 5.0       # any single deal
 BAR_PEAK_MB = 400.0         # our process, peak RSS
@@ -60,32 +62,18 @@ class Ours:
     """Our engine with a cold table for every deal."""
 
     def __init__(self, engine, tt_mb=None):
-        self.engine = engine
-        self.tt_mb = tt_mb
-        self.solver = self._new()
-
-    def _new(self):
-        if not hasattr(self.engine, "Solver"):
-            return None  # the reference twin: a fresh memo per call
-        return self.engine.Solver() if self.tt_mb is None else self.engine.Solver(tt_mb=self.tt_mb)
+        self.solver = engine(tt_mb)
 
     def cold(self) -> None:
         """Empty the transposition table (outside the timed region)."""
-        if self.solver is None:
-            return
-        clear = getattr(self.solver, "clear", None)
-        if clear is not None:
-            clear()
-        else:
-            self.solver = self._new()
+        self.solver.clear()
 
     def max_tricks(self, hands, leader: int, side: int, breaking: bool) -> int:
-        target = self.solver if self.solver is not None else self.engine
-        return target.max_tricks(hands, leader, side, breaking=breaking)
+        return self.solver.max_tricks(Position(hands, leader, breaking=breaking), side)
 
     def stats(self):
         """(nodes, trick starts) so far: the solver's public counters."""
-        return (0, 0) if self.solver is None else solver_stats(self.solver)
+        return solver_stats(self.solver)
 
 
 def time_ours(ours: Ours, deals, leader: int, breaking: bool):
@@ -154,7 +142,7 @@ def main(argv=None) -> int:
 
     print(f"{args.deals} random deals of {args.cards} cards per hand (seed {args.seed}), "
           f"leader {args.leader}, side {'NS' if leader % 2 == 0 else 'EW'} (the leader's side), one process")
-    print(f"engine: {engine.__name__}; DDS: endplay solve_board target -1 solutions 1")
+    print(f"engine: {engine.__module__}; DDS: endplay solve_board target -1 solutions 1")
 
     our_tricks, our_ms, off_rows = time_ours(ours, deals, leader, breaking=False)
     _, on_ms, on_rows = time_ours(ours, deals, leader, breaking=True)

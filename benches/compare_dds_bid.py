@@ -44,12 +44,12 @@ BAR_CPU_MS_PER_SAMPLE = 15.0 * 2 * 1000 / 1000     # 15 s wall x 2 cores / 1000 
 
 
 def layouts(path: str, player: str, samples: int, seed: int):
-    """(positions per sample, knowledge): each position is (hands, leader) for one declarer."""
+    """(positions per sample, knowledge): one opening Position per declarer."""
     k = sim.Knowledge.from_deal(load_deal(os.path.join(ROOT, path)), player)
     out = []
     for i in range(samples):
         layout = sim.sample_layout(k, seed, i)
-        out.append([sim._position(k, layout, declarer)[1:] for declarer in k.players])
+        out.append([sim._position(k, layout, declarer)[1] for declarer in k.players])
     return out, k
 
 
@@ -67,8 +67,8 @@ def time_ours(samples, breaking: bool) -> (List[int], List[float], int, List[dic
         n0, s0 = solver_stats(solver)
         t0 = time.process_time()
         answer = []
-        for hands, leader in positions:
-            answer.append(solver.max_tricks(hands, leader, DECLARER_SIDE, breaking=breaking))
+        for pos in positions:
+            answer.append(solver.max_tricks(pos._replace(breaking=breaking), DECLARER_SIDE))
         ms.append((time.process_time() - t0) * 1000.0)
         tricks.extend(answer)
         n1, s1 = solver_stats(solver)
@@ -78,7 +78,7 @@ def time_ours(samples, breaking: bool) -> (List[int], List[float], int, List[dic
 
 def time_dds(samples) -> (List[int], List[float], int):
     """Declarer-side tricks, CPU ms per sample, and DDS's node count (trick starts)."""
-    boards = [[(dds_board(hands, leader), DECLARER_SIDE >> leader & 1) for hands, leader in positions]
+    boards = [[(dds_board(pos.hands, pos.leader), DECLARER_SIDE >> pos.leader & 1) for pos in positions]
               for positions in samples]
     dds_solve(boards[0][0][0])  # load and warm DDS, untimed
     tricks: List[int] = []

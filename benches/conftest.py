@@ -39,4 +39,4 @@ def deal_source(request):
 @pytest.fixture(scope="session")
 def solver(engine):
     """One engine Solver; the suites clear its table before every deal."""
-    return engine.Solver()
+    return engine(None)

@@ -17,6 +17,8 @@ import pytest
 
 from _util import NS
 
+from dummy_spades.solver.position import Position
+
 W = 3
 BREAKING = pytest.mark.parametrize("breaking", [False, True], ids=["breaking-off", "breaking-on"])
 
@@ -37,7 +39,7 @@ def per_deal(benchmark, solver, deals, call, repeat=1):
 def test_full_deals_cold(benchmark, solver, deal_source, breaking):
     benchmark.group = "full deals, cold table: max_tricks"
     per_deal(benchmark, solver, deal_source(13),
-             lambda hands: solver.max_tricks(hands, W, NS, breaking=breaking))
+             lambda hands: solver.max_tricks(Position(hands, W, breaking=breaking), NS))
 
 
 @pytest.mark.parametrize("cards", [4, 6, 8, 10])
@@ -45,11 +47,11 @@ def test_full_deals_cold(benchmark, solver, deal_source, breaking):
 def test_endings_by_cards_left(benchmark, solver, deal_source, cards, breaking):
     benchmark.group = f"endings, {cards} cards left, cold table: max_tricks"
     per_deal(benchmark, solver, deal_source(cards),
-             lambda hands: solver.max_tricks(hands, W, NS, breaking=breaking), repeat=3)
+             lambda hands: solver.max_tricks(Position(hands, W, breaking=breaking), NS), repeat=3)
 
 
 @BREAKING
 def test_all_cards_at_opening_lead(benchmark, solver, deal_source, breaking):
     benchmark.group = "all-cards analysis at the opening lead, cold table: card_values"
     per_deal(benchmark, solver, deal_source(13),
-             lambda hands: solver.card_values(hands, W, 0b1010, breaking=breaking))
+             lambda hands: solver.card_values(Position(hands, W, breaking=breaking), 0b1010))

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import CardAnalysis, Line
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.errors import DealError
@@ -185,7 +186,7 @@ def analyse(
     deal = load_for_analysis(file, no_spade_breaking)
     if declarer is not None:
         known_player(declarer, deal.players, "--declarer")
-    solver = analysis.make_solver(tt_mb)
+    solver = make_solver(tt_mb)
     try:
         state = analysis.analysis_state(deal, declarer)
         cards = analysis.card_analysis(state, solver)

@@ -31,6 +31,7 @@ from rich.text import Text
 from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.parallel import ParallelError
 
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 console = Console(markup=False, emoji=False)

@@ -32,6 +32,7 @@ from textual.widgets import Footer, Input, Static
 
 from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import CardAnalysis
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.cards import SUIT_SYMBOLS, SUITS, format_card, iter_cards, rank_of, suit_of
 from dummy_spades.solver.deal import Deal, HandResult
 from dummy_spades.solver.dealfile import dump_deal
@@ -88,7 +89,7 @@ class Exploration:
         self.state = analysis.analysis_state(deal, self.declarer) if deal.played \
             else deal.initial_state(self.declarer)
         self.redo: List[int] = []
-        self.solver = analysis.make_solver(tt_mb)
+        self.solver = make_solver(tt_mb)
         self._lock = threading.Lock()
         self._values: Dict[Key_, CardAnalysis] = {}
         self._scores: Dict[Key_, Optional[PositionScores]] = {}

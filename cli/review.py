@@ -16,7 +16,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from dummy_spades.solver import analysis
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.review import CardJudgement, CutThroatNote, HandReview, Scores, review
@@ -242,7 +242,7 @@ def review_command(
 ) -> None:
     """Every card played judged double dummy: tricks lost, best cards, scores, cut-throat notes."""
     deal: Deal = load_for_analysis(file, no_spade_breaking)
-    solver = analysis.make_solver(tt_mb)
+    solver = make_solver(tt_mb)
     result = review(deal, solver)
     if json_out:
         emit_json(review_json(result, str(file)))

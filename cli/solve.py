@@ -21,6 +21,7 @@ from rich.text import Text
 
 from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import ContractResult, TableRow
+from dummy_spades.solver.backend import DEFAULT_TT_MB, make_solver
 from dummy_spades.solver.deal import Deal, HandResult
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import DUMMY, PlayerScore
@@ -30,7 +31,7 @@ from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, NoSpadeBreaking, json_option, tt_mb_option
 from .render import nil_json
 
-TtMb = Annotated[Optional[float], tt_mb_option(analysis.engine.DEFAULT_TT_MB)]
+TtMb = Annotated[Optional[float], tt_mb_option(DEFAULT_TT_MB)]
 SolveJson = Annotated[bool, json_option("docs/SOLVE.md")]
 
 
@@ -266,7 +267,7 @@ def solve(
     """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer
     (from the opening lead next to what happened, when cards were played); a DD table."""
     deal = load_for_analysis(file, no_spade_breaking)
-    solver = analysis.make_solver(tt_mb)
+    solver = make_solver(tt_mb)
     contract = opening = actual = None
     if deal.declarer is not None:
         finished = deal.play_state().is_over

@@ -19,15 +19,16 @@ Everything here returns plain values (no printing):
 Engine seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
 defender, 2 dummy, 3 right defender); the sides are
 :data:`~solver.seating.DECLARER_SIDE` and :data:`~solver.seating.DEFENDER_SIDE`.
-All queries go through one :class:`solver.engine.Solver` (its transposition
-table is shared by the queries of one command).
+Every question goes to a :class:`solver.backend.Solver` (the engine contract)
+as the play state's :class:`~solver.position.Position`; one solver serves the
+questions of one command (its transposition table is shared by them).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence, Tuple
 
-from . import engine
+from .backend import Solver
 from .deal import Deal, HandResult
 from .errors import DealError
 from .play import PlayState
@@ -54,11 +55,6 @@ def side_members(names: Sequence[str], side: int) -> Tuple[str, ...]:
     return tuple(n for seat, n in enumerate(names) if side >> seat & 1)
 
 
-def make_solver(tt_mb: Optional[float] = None) -> engine.Solver:
-    """A fresh engine solver (``tt_mb``: transposition-table megabytes, default the engine's)."""
-    return engine.Solver() if tt_mb is None else engine.Solver(tt_mb)
-
-
 def with_breaking(deal: Deal, breaking: Optional[bool]) -> Deal:
     """The deal with the spade-breaking rule set to ``breaking`` (``None``:
     as the file says). Switching it off never makes a played card illegal."""
@@ -80,28 +76,22 @@ def side_won(state: PlayState, side: int) -> int:
     return sum(w for seat, w in enumerate(state.tricks_won) if side >> seat & 1)
 
 
-def _query(state: PlayState) -> dict:
-    p = state.engine_position()
-    return {"hands": p.hands, "leader": p.leader, "trick": p.trick,
-            "spades_broken": p.spades_broken, "breaking": p.breaking}
-
-
-def dd_side_tricks(state: PlayState, side: int, solver: engine.Solver) -> int:
+def dd_side_tricks(state: PlayState, side: int, solver: Solver) -> int:
     """Double-dummy total of ``side``'s tricks: tricks already won plus the
     most it can take from the current position on."""
     if state.is_over:
         return side_won(state, side)
-    return side_won(state, side) + solver.max_tricks(side=side, **_query(state))
+    return side_won(state, side) + solver.max_tricks(state.engine_position(), side)
 
 
-def dd_side_bound(state: PlayState, side: int, target: int, solver: engine.Solver) -> int:
+def dd_side_bound(state: PlayState, side: int, target: int, solver: Solver) -> int:
     """One null-window test of ``side``'s double-dummy total (tricks already
     won included) at ``target``, fail-soft: a result ``v >= target`` means the
     total is at least ``v``, a result ``v < target`` that it is at most ``v``."""
     won = side_won(state, side)
     if state.is_over:
         return won
-    return won + solver.bound(side=side, target=target - won, **_query(state))
+    return won + solver.bound(state.engine_position(), side, target - won)
 
 
 # ------------------------------------------------------------------ contract
@@ -168,13 +158,13 @@ class ContractResult:
 
 
 def nil_outcome(state: PlayState, seating: Seating, bet: NilBet,
-                solver: engine.Solver) -> NilOutcome:
+                solver: Solver) -> NilOutcome:
     """The engine's nil-aware answer for one nil bet at ``state`` (``points``
     left 0: the scoring fills it in, see :func:`contract_result`)."""
     seat = seating.seat_of(bet.hand)
     side = side_of(seat)
     lost = state.tricks_won[seat] > 0
-    keep = -1 if lost else solver.max_tricks(side=side, nil_seat=seat, **_query(state))
+    keep = -1 if lost else solver.max_tricks(state.engine_position(), side, nil_seat=seat)
     kept = keep >= 0
     return NilOutcome(bet.bidder, bet.hand, side_name(side), kept,
                       side_won(state, side) + keep if kept else -1, lost, 0)
@@ -215,7 +205,7 @@ def scoring_range(declarer_tricks: int, nils: Sequence[NilOutcome]) -> Tuple[int
     return declarer_tricks, declarer_tricks, SCORING_BASES[0]
 
 
-def contract_result(deal: Deal, solver: engine.Solver) -> ContractResult:
+def contract_result(deal: Deal, solver: Solver) -> ContractResult:
     """Double-dummy result for the auction's declarer at the current position."""
     if deal.auction is None or deal.declarer is None:
         raise AnalysisError("the auction is not complete, so there is no declarer to solve for",
@@ -263,7 +253,7 @@ class TableRow:
         return self.seating.opening_leader
 
 
-def dd_table(deal: Deal, solver: engine.Solver) -> Tuple[TableRow, ...]:
+def dd_table(deal: Deal, solver: Solver) -> Tuple[TableRow, ...]:
     """Each real player (in ``deal.players`` order) as declarer, from the start of the hand."""
     rows = []
     for player in deal.players:
@@ -337,14 +327,14 @@ class CardAnalysis:
         return tuple(sorted(c for g in self.groups if g.best for c in g.cards))
 
 
-def card_analysis(state: PlayState, solver: engine.Solver) -> CardAnalysis:
+def card_analysis(state: PlayState, solver: Solver) -> CardAnalysis:
     """The value of every legal card of the player to move (never omitting one)."""
     check_not_over(state)
     seat = state.to_move
     assert seat is not None
     side = side_of(seat)
     won = side_won(state, side)
-    raw = solver.card_groups(side=side, **_query(state))
+    raw = solver.card_groups(state.engine_position(), side)
     best = max(v for _, v in raw)
     groups = tuple(CardGroup(tuple(cards), won + v, v == best) for cards, v in raw)
     legal = set(state.legal_moves())
@@ -380,13 +370,13 @@ class Line:
     defender_tricks: int
 
 
-def optimal_line(state: PlayState, solver: engine.Solver) -> Line:
+def optimal_line(state: PlayState, solver: Solver) -> Line:
     """One optimal play-out from ``state`` to the end, replayed trick by trick
     (each card checked by :class:`~solver.play.PlayState`)."""
     check_not_over(state)
     seat = state.to_move
     assert seat is not None
-    cards = tuple(solver.optimal_line(side=side_of(seat), **_query(state)))
+    cards = tuple(solver.optimal_line(state.engine_position(), side_of(seat)))
     replay = state.copy()
     on_table = len(replay.trick)
     tricks = []
@@ -409,6 +399,6 @@ def optimal_line(state: PlayState, solver: engine.Solver) -> Line:
 __all__ = [
     "AnalysisError", "CardAnalysis", "CardGroup", "ContractResult", "EngineMismatch", "Line",
     "LineTrick", "NilOutcome", "TableRow", "analysis_state", "card_analysis", "contract_result",
-    "dd_side_bound", "dd_side_tricks", "dd_table", "make_solver", "optimal_line", "side_members", "side_name",
+    "dd_side_bound", "dd_side_tricks", "dd_table", "optimal_line", "side_members", "side_name",
     "side_won", "with_breaking",
 ]

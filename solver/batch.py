@@ -31,13 +31,14 @@ import os
 import time
 from array import array
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import parallel
+from .backend import Solver, make_solver, solver_class
 from .cards import CardError, count, format_hand, parse_hand
 from .files import InputFileError, open_regular
 from .limits import BATCH_ERRORS_SHOWN, BATCH_LINE_MAX_CHARS, SUMMARY_EXACT_SOLVES
+from .position import Position
 
 SEAT_LETTERS = "NESW"
 SEAT_NAMES = ("declarer", "left defender", "dummy", "right defender")
@@ -303,21 +304,6 @@ def format_side(mask: int) -> str:
 # solving
 
 
-def engine_module() -> ModuleType:
-    """The compiled engine (:mod:`solver.engine`); BatchError if it is not built."""
-    try:
-        from . import engine
-    except ImportError as exc:
-        raise BatchError(f"cannot solve: {exc}") from None
-    return engine
-
-
-def make_solver(tt_mb: Optional[float] = None) -> Any:
-    """One engine ``Solver`` (its own transposition table)."""
-    engine = engine_module()
-    return engine.Solver() if tt_mb is None else engine.Solver(tt_mb=tt_mb)
-
-
 @dataclass(frozen=True)
 class BatchOptions:
     leaders: Tuple[int, ...] = (3,)
@@ -349,22 +335,21 @@ class BatchResult:
         }
 
 
-def solve_deal(solver: Any, hands: Sequence[int], options: BatchOptions) -> List[Tuple[int, float, int]]:
+def solve_deal(solver: Solver, hands: Tuple[int, int, int, int],
+               options: BatchOptions) -> List[Tuple[int, float, int]]:
     """Solve one deal for each leader: ``[(tricks, ms, nodes), ...]``."""
     out = []
     for leader in options.leaders:
+        pos = Position(hands, leader, (), options.spades_broken, options.breaking)
         before = solver.nodes
         t0 = time.perf_counter()
-        tricks = solver.max_tricks(
-            hands, leader, options.side,
-            spades_broken=options.spades_broken, breaking=options.breaking,
-        )
+        tricks = solver.max_tricks(pos, options.side)
         ms = (time.perf_counter() - t0) * 1000.0
-        out.append((int(tricks), ms, int(solver.nodes) - int(before)))
+        out.append((tricks, ms, solver.nodes - before))
     return out
 
 
-def _solve_deal(solver: Any, options: BatchOptions, deal: BatchDeal) -> List[Tuple[int, float, int]]:
+def _solve_deal(solver: Solver, options: BatchOptions, deal: BatchDeal) -> List[Tuple[int, float, int]]:
     return solve_deal(solver, deal.hands, options)
 
 
@@ -376,7 +361,7 @@ def run_batch(deals: Iterable[BatchDeal], options: BatchOptions, jobs: Optional[
     ``executor``: where to solve (:mod:`solver.parallel`); by default a pool
     of ``jobs`` worker processes (default: all cores; ``1`` solves in this
     process). ``on_deal()`` is called once per solved deal (progress)."""
-    engine_module()  # fail here, not in every worker, when the engine is not built
+    solver_class()  # fail here, not in every worker, if the engine is not built
     total = len(deals) if isinstance(deals, (Sequence, DealsFile)) else None
     if executor is None:
         with parallel.executor(jobs) as own:
@@ -395,7 +380,9 @@ def run_batch(deals: Iterable[BatchDeal], options: BatchOptions, jobs: Optional[
 def deal_cost() -> Optional[Callable[[BatchDeal], float]]:
     """The engine's cheap estimate of a deal's difficulty, if it has one: the
     hardest deals of each block go out first."""
-    estimate = getattr(engine_module(), "difficulty", None)
+    from . import engine   # built: run_batch has checked
+
+    estimate = getattr(engine, "difficulty", None)
     if estimate is None:
         return None
     return lambda deal: float(estimate(deal.hands))

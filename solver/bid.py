@@ -64,13 +64,16 @@ from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence
 from . import parallel
 from .auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, auction_winner, check_bid,
                       legal_bids, nil_counts, own_nil_name, spade_count)
+from .backend import Solver, make_solver
 from .cards import FULL_DECK, SPADES, SUIT_MASK, card_index, format_card, iter_cards
 from .cards import count as popcount
 from .deal import Deal
 from .errors import DealError
+from .position import ALL_SEATS, Position
 from .scoring import (DEFAULT_RULES, DUMMY, TRICKS_PER_HAND, NilBet, ScoringRules, Standing,
                       apply_bags, score_hand)
-from .seating import DECLARER_SIDE, DEFENDER_SIDE, bidding_order, first_bidder, left_of, play_seating
+from .seating import (DECLARER_SIDE, bidding_order, first_bidder, left_of, play_seating,
+                      side_of)
 
 NIL_BROKEN = -1
 NOT_ASKED = -2   # a nil question of a role the layout rules out (mirror): not searched
@@ -413,9 +416,12 @@ class SampleResult(NamedTuple):
     spades: Tuple[int, ...] = ()     # each player's spade count in the layout (mirror's bids)
 
 
-def _position(knowledge: Knowledge, layout: Mapping[str, int], declarer: str):
+def _position(knowledge: Knowledge, layout: Mapping[str, int],
+              declarer: str) -> Tuple[Tuple[str, str, str, str], Position]:
+    """The hand names by play seat and the opening position with ``declarer``."""
     names = play_seating(knowledge.players, declarer)
-    return names, tuple(layout[n] for n in names), names.index(knowledge.first_bidder)
+    return names, Position(tuple(layout[n] for n in names), names.index(knowledge.first_bidder),
+                           breaking=knowledge.breaking)
 
 
 class NilOrder:
@@ -435,11 +441,11 @@ class NilOrder:
         book[j] = book.get(j, 0) + 1
 
 
-def nil_tricks(bound, hands, leader: int, side: int, seat: int, high: int, breaking: bool,
+def nil_tricks(solver: Solver, pos: Position, side: int, seat: int, high: int,
                top_first: bool) -> int:
     """The most tricks ``side`` takes while keeping ``seat`` trickless
     (``NIL_BROKEN`` if it cannot), by fail-soft null-window tests
-    (``bound``), knowing it is at most ``high`` (the side's full
+    (``solver.bound``), knowing it is at most ``high`` (the side's full
     double-dummy tricks).
 
     ``top_first``: test at the upper bound, then at each fail-soft bound
@@ -451,17 +457,17 @@ def nil_tricks(bound, hands, leader: int, side: int, seat: int, high: int, break
     if top_first:
         t = high
         while True:
-            v = int(bound(hands, leader, side, t, breaking=breaking, nil_seat=seat))
+            v = solver.bound(pos, side, t, nil_seat=seat)
             if v >= t:
                 return t
             if v < 0:
                 return NIL_BROKEN
             t = v
-    low = int(bound(hands, leader, side, 0, breaking=breaking, nil_seat=seat))
+    low = solver.bound(pos, side, 0, nil_seat=seat)
     if low < 0:
         return NIL_BROKEN
     while low < high:
-        v = int(bound(hands, leader, side, high, breaking=breaking, nil_seat=seat))
+        v = solver.bound(pos, side, high, nil_seat=seat)
         if v >= high:
             low = v
         else:
@@ -469,18 +475,14 @@ def nil_tricks(bound, hands, leader: int, side: int, seat: int, high: int, break
     return low
 
 
-def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: Plan,
+def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int], plan: Plan,
                  index: int = 0, order: Optional[NilOrder] = None) -> SampleResult:
     """Solve one layout: the full solves of the roles the auction leaves open
     (:func:`mirror_declarers`) and their planned nil questions.
 
-    With an engine that offers ``bound`` (a fail-soft null-window test), a
-    nil question is answered by :func:`nil_tricks`, searching the way
-    ``order`` (if given) has found cheaper so far; otherwise
-    ``max_tricks`` with ``nil_seat`` answers it."""
+    A nil question is answered by :func:`nil_tricks`, searching the way
+    ``order`` (if given) has found cheaper so far."""
     k = knowledge
-    breaking = k.breaking
-    bound = getattr(solver, "bound", None)
     queries = 0
     active = mirror_declarers(k, layout)
     declarer_tricks: List[Optional[int]] = []
@@ -488,9 +490,8 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         if declarer not in active:
             declarer_tricks.append(None)
             continue
-        _, hands, leader = _position(k, layout, declarer)
-        declarer_tricks.append(int(solver.max_tricks(hands, leader, DECLARER_SIDE,
-                                                     breaking=breaking)))
+        _, pos = _position(k, layout, declarer)
+        declarer_tricks.append(solver.max_tricks(pos, DECLARER_SIDE))
         queries += 1
     nils = []
     for j, (declarer, hand) in enumerate(plan.nils):
@@ -500,17 +501,13 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         if certain_trick(layout[hand]):
             nils.append(NIL_BROKEN)
             continue
-        names, hands, leader = _position(k, layout, declarer)
+        names, pos = _position(k, layout, declarer)
         seat = names.index(hand)
-        side = DECLARER_SIDE if DECLARER_SIDE >> seat & 1 else DEFENDER_SIDE
-        if bound is None:
-            nils.append(int(solver.max_tricks(hands, leader, side, breaking=breaking,
-                                              nil_seat=seat)))
-            queries += 1
-            continue
+        side = side_of(seat)
         full = declarer_tricks[k.players.index(declarer)]
+        assert full is not None
         high = full if side == DECLARER_SIDE else TRICKS_PER_HAND - full
-        tricks = nil_tricks(bound, hands, leader, side, seat, high, breaking,
+        tricks = nil_tricks(solver, pos, side, seat, high,
                             order is not None and order.top_first(j))
         queries += 1
         if order is not None:
@@ -521,20 +518,14 @@ def solve_layout(solver, knowledge: Knowledge, layout: Mapping[str, int], plan: 
         if declarer not in active:
             zeros.append(False)
             continue
-        names, hands, leader = _position(k, layout, declarer)
-        seat = names.index(k.player)
-        own = DECLARER_SIDE if DECLARER_SIDE >> seat & 1 else DEFENDER_SIDE
-        if any(certain_trick(hands[s]) for s in range(4) if own >> s & 1):
+        names, pos = _position(k, layout, declarer)
+        own = side_of(names.index(k.player))
+        if any(certain_trick(pos.hands[s]) for s in range(4) if own >> s & 1):
             zeros.append(False)
             continue
         # the opponents play to hand the player's side a trick; can it avoid every trick?
         queries += 1
-        if bound is not None:
-            zeros.append(bound(hands, leader, own ^ 0b1111, 1, breaking=breaking,
-                               count=own) < 1)
-        else:
-            zeros.append(int(solver.max_tricks(hands, leader, own ^ 0b1111, breaking=breaking,
-                                               count=own)) == 0)
+        zeros.append(not solver.at_least(pos, own ^ ALL_SEATS, 1, count=own))
     spades = () if k.bidding == STANDARD else tuple(spade_count(layout[p]) for p in k.players)
     return SampleResult(index, tuple(declarer_tricks), tuple(nils), tuple(zeros), queries, spades)
 
@@ -549,14 +540,8 @@ def mirror_declarers(knowledge: Knowledge, layout: Mapping[str, int]) -> Tuple[s
     return (auction_winner((p, spade_count(layout[p])) for p in k.order),)
 
 
-def make_solver(tt_mb: float = DEFAULT_TT_MB):
-    """One compiled-engine solver (raises EngineNotBuiltError if it is not built)."""
-    from .engine import Solver
-
-    return Solver(tt_mb)
-
-
-def _solve_sample(solver, context: Tuple[Knowledge, Plan, int, "NilOrder"], index: int) -> SampleResult:
+def _solve_sample(solver: Solver, context: Tuple[Knowledge, Plan, int, "NilOrder"],
+                  index: int) -> SampleResult:
     """Sample ``index``'s layout, solved (the work of one worker, :mod:`solver.parallel`)."""
     k, plan, seed, order = context
     return solve_layout(solver, k, sample_layout(k, seed, index), plan, index, order)

@@ -12,24 +12,14 @@ defender, 2 dummy, 3 right defender); the declarer chooses the dummy's cards
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from .cards import SUIT_NAMES, format_card, iter_cards, suit_of
 from .cards import count as popcount
 from .errors import IllegalPlayError
+from .position import Position
 from .rules import breaks_spades, legal_cards, trick_winner
 from .seating import DECLARER_SEAT, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT, controller
-
-
-class Position(NamedTuple):
-    """A position in the arguments of ``solver.reference.max_tricks`` /
-    ``solver.engine.max_tricks``: ``max_tricks(**pos._asdict(), side=...)``."""
-
-    hands: Tuple[int, int, int, int]
-    leader: int
-    trick: Tuple[int, ...]
-    spades_broken: bool
-    breaking: bool
 
 
 @dataclass(frozen=True)

@@ -1,169 +1,158 @@
 """The reference twin: a plain, exhaustive minimax double-dummy solver.
 
-Slow and obviously correct; it is the specification the compiled engine
-(``solver._engine``) is tested against. Both expose the same functions with
-the same arguments:
+Slow and obviously correct: it is the specification the compiled engine
+(:mod:`solver.engine`) is tested against. :class:`Solver` implements the
+engine contract (:class:`solver.backend.Solver`; the position and the
+arguments ``side``, ``count`` and ``nil_seat`` are described in
+:mod:`solver.position`), so the same contract tests run on both.
 
-``max_tricks(hands, leader, side, trick=(), spades_broken=False,
-breaking=True, count=None, nil_seat=None) -> int``
-
-* ``hands``: four 52-bit card masks, seats 0..3 in clockwise play order,
-  the cards still held (cards already on the table in ``trick`` excluded).
-* ``leader``: the seat that led the trick in progress (or is to lead when
-  ``trick`` is empty).
-* ``trick``: the cards already played to the trick in progress, in order.
-* ``side``: bitmask of the seats the maximising player controls (bit ``1 <<
-  seat``); the other seats minimise.
-* ``count``: bitmask of the seats whose tricks are counted (default:
-  ``side``). Different from ``side`` in the duck analysis, where a defender
-  plays with the declarer but their tricks still count for the defenders.
-* ``spades_broken``: a spade was played to a trick before the one in progress.
-* ``breaking``: the spade-breaking rule is on.
-* ``nil_seat``: if given (a seat in ``side``), the maximiser must also keep
-  that seat from winning any trick; the result is the most tricks it can take
-  while doing so, or ``-1`` if the nil cannot be kept.
-
-The result counts the tricks from the trick in progress (included) to the end
-of the hand.
-
-``card_values(...same arguments...) -> dict[card, int]``: the value of each
-legal card of the player to move (the result of ``max_tricks`` after playing
-it, trick in progress included).
-
-``optimal_line(...) -> list[int]``: the cards of one optimal play-out, from
-the current position to the end (the lowest-index best card at each step).
+It searches every legal card at every turn, with a memo of the positions of
+one question only. ``bound`` answers with the exact value (a fail-soft
+bound that is never loose); ``optimal_line`` plays the lowest best card at
+each step; ``card_values`` searches every legal card on its own, and
+``card_groups`` groups those values by the contract's equivalence (adjacent
+cards of one suit in the hand to move once the cards of finished tricks are
+removed). Use it on small positions (a few cards per hand).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from .cards import count as popcount
-from .cards import iter_cards
-from .rules import breaks_spades, legal_cards, trick_winner
+from .backend import CardGroups, best_first
+from .backend import Solver as SolverContract
+from .cards import iter_cards, suit_of
+from .position import NIL_LOST, Card, Position, Seat, SeatMask, check_query, play_card
+from .rules import legal_cards
 
-NIL_LOST = -1
+#: The value of a line on which the nil seat wins a trick (below any count).
 _NEG = -1000
+#: A position in the search: the fields of :class:`Position` but ``breaking``
+#: (fixed for one question), plain for speed.
+_Key = Tuple[Tuple[int, int, int, int], int, Tuple[int, ...], bool]
 
 
-class PositionError(ValueError):
-    """A position the solvers cannot search (wrong hand sizes, bad seats)."""
-
-
-def check_position(hands: Sequence[int], leader: int, side: int, trick: Sequence[int],
-                   nil_seat: Optional[int]) -> None:
-    if len(hands) != 4:
-        raise PositionError("a position needs exactly four hands")
-    if not 0 <= leader <= 3:
-        raise PositionError(f"leader must be a seat 0..3, not {leader!r}")
-    if not 0 <= side <= 15:
-        raise PositionError(f"side must be a seat mask 0..15, not {side!r}")
-    if len(trick) > 3:
-        raise PositionError("a trick in progress holds at most three cards")
-    seen = 0
-    for h in hands:
-        if h < 0 or h >> 52 or seen & h:
-            raise PositionError("hands must be disjoint sets of the 52 cards")
-        seen |= h
-    for c in trick:
-        if not 0 <= c < 52 or seen >> c & 1:
-            raise PositionError("trick cards must be cards not held by any hand")
-        seen |= 1 << c
-    # hand sizes: seats that have played to the trick hold one card fewer
-    sizes = [popcount(hands[(leader + i) % 4]) + (1 if i < len(trick) else 0) for i in range(4)]
-    if len(set(sizes)) != 1:
-        raise PositionError(f"hand sizes do not fit the trick in progress: {sizes}")
-    if nil_seat is not None and not (side >> nil_seat & 1):
-        raise PositionError("nil_seat must be one of the maximising side's seats")
-
-
-def _solve(hands: Tuple[int, int, int, int], leader: int, trick: Tuple[int, ...],
-           broken: bool, breaking: bool, side: int, count: int, nil_seat: int,
-           memo: Dict) -> int:
-    key = (hands, leader, trick, broken)
+def _value(key: _Key, breaking: bool, side: int, count: int, nil: int,
+           memo: Dict[_Key, int]) -> int:
+    """The value of the position ``key`` (``_NEG`` and below: the nil is lost)."""
     v = memo.get(key)
     if v is not None:
         return v
+    hands, leader, trick, spades_broken = key
     seat = (leader + len(trick)) % 4
-    hand = hands[seat]
-    if hand == 0 and not trick:
+    if not hands[seat] and not trick:
         return 0
-    maximise = bool(side >> seat & 1)
-    best = None
-    for card in iter_cards(legal_cards(hand, trick, broken, breaking)):
-        v = _after(hands, seat, card, leader, trick, broken, breaking, side, count, nil_seat, memo)
+    maximise = side >> seat & 1
+    best: Optional[int] = None
+    for card in iter_cards(legal_cards(hands[seat], trick, spades_broken, breaking)):
+        v = _after(key, card, breaking, side, count, nil, memo)
         if best is None or (v > best if maximise else v < best):
             best = v
+    assert best is not None
     memo[key] = best
     return best
 
 
-def _after(hands, seat, card, leader, trick, broken, breaking, side, count, nil_seat, memo) -> int:
-    new_hands = list(hands)
-    new_hands[seat] &= ~(1 << card)
-    new_hands = tuple(new_hands)
-    new_trick = trick + (card,)
-    if len(new_trick) < 4:
-        return _solve(new_hands, leader, new_trick, broken, breaking, side, count, nil_seat, memo)
-    winner = (leader + trick_winner(new_trick)) % 4
-    if winner == nil_seat:
+def _after(key: _Key, card: Card, breaking: bool, side: int, count: int, nil: int,
+           memo: Dict[_Key, int]) -> int:
+    """The value after ``card``, the trick it completes (if any) included."""
+    child = play_card(*key, card)
+    if child[2]:
+        return _value(child, breaking, side, count, nil, memo)
+    winner = child[1]
+    if winner == nil:
         return _NEG
-    rest = _solve(new_hands, winner, (), broken or breaks_spades(new_trick), breaking,
-                  side, count, nil_seat, memo)
-    return rest + (1 if count >> winner & 1 else 0)
+    return _value(child, breaking, side, count, nil, memo) + (count >> winner & 1)
 
 
-def _normalise(hands, leader, side, trick, count, nil_seat):
-    hands = tuple(int(h) for h in hands)
-    trick = tuple(int(c) for c in trick)
-    check_position(hands, leader, side, trick, nil_seat)
-    return hands, trick, (side if count is None else count), (-1 if nil_seat is None else nil_seat)
+class Solver(SolverContract):
+    """The reference twin of :class:`solver.engine.Solver`. ``tt_mb`` is
+    accepted for a uniform :func:`solver.backend.make_solver` and ignored:
+    the twin keeps no table between questions."""
+
+    def __init__(self, tt_mb: Optional[float] = None) -> None:
+        self._nodes = 0
+        self._trick_nodes = 0
+
+    @property
+    def nodes(self) -> int:
+        return self._nodes
+
+    @property
+    def trick_nodes(self) -> int:
+        return self._trick_nodes
+
+    def clear(self) -> None:
+        self.reset_stats()
+
+    def reset_stats(self) -> None:
+        self._nodes = self._trick_nodes = 0
+
+    def _count(self, memo: Dict[_Key, int]) -> None:
+        """Add a question's search to the statistics: every node searched is
+        one memo entry."""
+        self._nodes += len(memo)
+        self._trick_nodes += sum(1 for key in memo if not key[2])
+
+    # ------------------------------------------------------------ questions
+    def max_tricks(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
+                   nil_seat: Optional[Seat] = None) -> int:
+        pos, side, count, nil = check_query(pos, side, count, nil_seat)
+        memo: Dict[_Key, int] = {}
+        v = _value(pos[:4], pos.breaking, side, count, nil, memo)
+        self._count(memo)
+        return v if v >= 0 else NIL_LOST
+
+    def bound(self, pos: Position, side: SeatMask, target: int,
+              count: Optional[SeatMask] = None, nil_seat: Optional[Seat] = None) -> int:
+        return self.max_tricks(pos, side, count, nil_seat)
+
+    def card_values(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
+                    nil_seat: Optional[Seat] = None) -> Dict[Card, int]:
+        return self._card_values(*check_query(pos, side, count, nil_seat))
+
+    def _card_values(self, pos: Position, side: int, count: int, nil: int) -> Dict[Card, int]:
+        memo: Dict[_Key, int] = {}
+        out = {}
+        for card in iter_cards(pos.legal_mask()):
+            v = _after(pos[:4], card, pos.breaking, side, count, nil, memo)
+            out[card] = v if v >= 0 else NIL_LOST
+        self._count(memo)
+        return out
+
+    def card_groups(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
+                    nil_seat: Optional[Seat] = None) -> CardGroups:
+        pos, side, count, nil = check_query(pos, side, count, nil_seat)
+        values = self._card_values(pos, side, count, nil)
+        alive = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+        for c in pos.trick:
+            alive |= 1 << c
+        runs: List[List[Card]] = []
+        for card in sorted(values):
+            # one group: the same suit, and no other card still in play between them
+            if runs and suit_of(card) == suit_of(runs[-1][-1]) \
+                    and not alive & ((1 << card) - (2 << runs[-1][-1])):
+                runs[-1].append(card)
+            else:
+                runs.append([card])
+        groups = [(tuple(run), values[run[0]]) for run in runs]
+        return best_first(groups, bool(side >> pos.to_move & 1))
+
+    def optimal_line(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
+                     nil_seat: Optional[Seat] = None) -> List[Card]:
+        pos, side, count, nil = check_query(pos, side, count, nil_seat)
+        memo: Dict[_Key, int] = {}
+        line: List[Card] = []
+        while not pos.is_over:
+            maximise = bool(side >> pos.to_move & 1)
+            best_card, best = -1, 0
+            for card in iter_cards(pos.legal_mask()):
+                v = _after(pos[:4], card, pos.breaking, side, count, nil, memo)
+                if best_card < 0 or (v > best if maximise else v < best):
+                    best_card, best = card, v
+            line.append(best_card)
+            pos = pos.play(best_card)
+        self._count(memo)
+        return line
 
 
-def max_tricks(hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
-               spades_broken: bool = False, breaking: bool = True,
-               count: Optional[int] = None, nil_seat: Optional[int] = None) -> int:
-    hands, trick, count, nil = _normalise(hands, leader, side, trick, count, nil_seat)
-    v = _solve(hands, leader, trick, spades_broken, breaking, side, count, nil, {})
-    return v if v >= 0 else NIL_LOST
-
-
-def card_values(hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
-                spades_broken: bool = False, breaking: bool = True,
-                count: Optional[int] = None, nil_seat: Optional[int] = None) -> Dict[int, int]:
-    hands, trick, count, nil = _normalise(hands, leader, side, trick, count, nil_seat)
-    seat = (leader + len(trick)) % 4
-    memo: Dict = {}
-    out = {}
-    for card in iter_cards(legal_cards(hands[seat], trick, spades_broken, breaking)):
-        v = _after(hands, seat, card, leader, trick, spades_broken, breaking, side, count, nil, memo)
-        out[card] = v if v >= 0 else NIL_LOST
-    return out
-
-
-def optimal_line(hands: Sequence[int], leader: int, side: int, trick: Sequence[int] = (),
-                 spades_broken: bool = False, breaking: bool = True,
-                 count: Optional[int] = None, nil_seat: Optional[int] = None) -> List[int]:
-    hands, trick, count, nil = _normalise(hands, leader, side, trick, count, nil_seat)
-    memo: Dict = {}
-    hands = list(hands)
-    line: List[int] = []
-    broken = spades_broken
-    while any(hands) or trick:
-        if len(trick) == 4:
-            winner = (leader + trick_winner(trick)) % 4
-            broken = broken or breaks_spades(trick)
-            leader, trick = winner, ()
-            if not any(hands):
-                break
-            continue
-        seat = (leader + len(trick)) % 4
-        maximise = bool(side >> seat & 1)
-        best_card, best = None, None
-        for card in iter_cards(legal_cards(hands[seat], trick, broken, breaking)):
-            v = _after(tuple(hands), seat, card, leader, trick, broken, breaking, side, count, nil, memo)
-            if best is None or (v > best if maximise else v < best):
-                best_card, best = card, v
-        line.append(best_card)
-        hands[seat] &= ~(1 << best_card)
-        trick = trick + (best_card,)
-    return line
+__all__ = ["Solver"]

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import engine
+from .backend import Solver
 from .analysis import (AnalysisError, ContractResult, contract_result, dd_side_bound,
                        dd_side_tricks, side_name)
 from .cards import SUIT_MASK, suit_of
@@ -132,7 +132,7 @@ class CardJudgement:
 
 
 def _total_after(state: PlayState, before: int, declarer_moved: bool,
-                 solver: engine.Solver) -> int:
+                 solver: Solver) -> int:
     """The declarer side's total at ``state`` (just after a card), knowing
     the total ``before`` it: the declarer side's card cannot raise it, a
     defender's cannot lower it, so null-window tests from ``before`` on find
@@ -153,7 +153,7 @@ def _total_after(state: PlayState, before: int, declarer_moved: bool,
 
 
 def _is_best(state: PlayState, card: int, best: int, declarer_moved: bool,
-             solver: engine.Solver) -> bool:
+             solver: Solver) -> bool:
     """Does ``card`` keep the declarer side's total at ``best``, the total
     before it? (one null-window test)"""
     state.play(card)
@@ -166,7 +166,7 @@ def _is_best(state: PlayState, card: int, best: int, declarer_moved: bool,
 
 
 def judge_cards(start: PlayState, moves: Sequence[int],
-                solver: engine.Solver) -> Tuple[CardJudgement, ...]:
+                solver: Solver) -> Tuple[CardJudgement, ...]:
     """Judge every card of ``moves`` played from ``start`` (each card is
     checked by :class:`~solver.play.PlayState`)."""
     state = start.copy()
@@ -240,7 +240,7 @@ class Scores:
         return values[player] - max(v for p, v in values.items() if p != player)
 
 
-def scores_at(deal: Deal, moves: Sequence[int], solver: engine.Solver) -> Scores:
+def scores_at(deal: Deal, moves: Sequence[int], solver: Solver) -> Scores:
     """The result after ``moves``: the actual one when they finish the hand,
     else the double-dummy one of that position."""
     at = deal.with_played(moves)
@@ -353,7 +353,7 @@ class HandReview:
         return tuple(m.note for m in self.mistakes if m.note is not None)
 
 
-def review(deal: Deal, solver: engine.Solver) -> HandReview:
+def review(deal: Deal, solver: Solver) -> HandReview:
     """Review the deal's played cards from the opening lead (see the module
     docstring). Raises :class:`ReviewError` when nothing was played."""
     if not deal.played:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from dummy_spades.solver import analysis, reference
+from dummy_spades.solver import analysis
 from dummy_spades.solver.auction import Auction
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.errors import DealError
@@ -26,6 +27,7 @@ from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND, NilBet, score_ha
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, Seating, side_of
 
 from model_helpers import PLAYERS, WORKED_HANDS, worked_deal
+from solver_checks import REF
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = sorted((ROOT / "hands").glob("*.yaml"))
@@ -34,13 +36,7 @@ SOLVABLE = [p for p in HANDS if p.stem not in ("bag-penalty",)]
 
 @pytest.fixture(scope="module")
 def solver():
-    return analysis.make_solver(32)
-
-
-def ref_query(state: PlayState) -> dict:
-    p = state.engine_position()
-    return {"hands": p.hands, "leader": p.leader, "trick": p.trick,
-            "spades_broken": p.spades_broken, "breaking": p.breaking}
+    return make_solver(32)
 
 
 def random_position(deal: Deal, rng: random.Random, cards_left: int, quiet: bool = False) -> Deal:
@@ -95,12 +91,12 @@ SMALL = small_cases()
 def test_contract_result_matches_reference(name, deal, solver):
     state = deal.play_state()
     r = analysis.contract_result(deal, solver)
-    want = state.declarer_tricks + reference.max_tricks(side=DECLARER_SIDE, **ref_query(state))
+    want = state.declarer_tricks + REF.max_tricks(state.engine_position(), DECLARER_SIDE)
     assert r.declarer_tricks == want
     assert r.defender_tricks == TRICKS_PER_HAND - want
     assert r.won_declarer == state.declarer_tricks and r.won_defenders == state.defender_tricks
     # the other side's search gives the same split
-    other = state.defender_tricks + reference.max_tricks(side=DEFENDER_SIDE, **ref_query(state))
+    other = state.defender_tricks + REF.max_tricks(state.engine_position(), DEFENDER_SIDE)
     assert other == r.defender_tricks
 
 
@@ -120,12 +116,12 @@ def test_nil_outcomes_match_reference(name, deal, solver):
         if won:
             assert not n.kept and n.side_tricks == -1
             continue
-        keep = reference.max_tricks(side=side, nil_seat=seat, **ref_query(state))
+        keep = REF.max_tricks(state.engine_position(), side, nil_seat=seat)
         assert n.kept == (keep >= 0)
         side_so_far = sum(w for s, w in enumerate(state.tricks_won) if side >> s & 1)
         assert n.side_tricks == (side_so_far + keep if keep >= 0 else -1)
         # kept exactly when the other side cannot force a trick on the nil hand
-        forced = reference.max_tricks(side=0b1111 ^ side, count=1 << seat, **ref_query(state))
+        forced = REF.max_tricks(state.engine_position(), 0b1111 ^ side, count=1 << seat)
         assert n.kept == (forced == 0)
         assert n.points == (100 if n.kept else -100)
 
@@ -140,7 +136,7 @@ def test_card_analysis_matches_reference(name, deal, solver):
     assert cards.to_move == state.names[seat]
     assert cards.played_by == state.names[0 if seat == 2 else seat]
     won = sum(w for s, w in enumerate(state.tricks_won) if side >> s & 1)
-    want = {c: won + v for c, v in reference.card_values(side=side, **ref_query(state)).items()}
+    want = {c: won + v for c, v in REF.card_values(state.engine_position(), side).items()}
     assert cards.values == want
     assert cards.best_value == max(want.values())
     assert set(cards.best_cards) == {c for c, v in want.items() if v == cards.best_value}
@@ -160,8 +156,8 @@ def test_optimal_line_is_legal_and_optimal(name, deal, solver):
         mover_side = side_of(replay.to_move)
         won = sum(w for s, w in enumerate(replay.tricks_won) if mover_side >> s & 1)
         # every card of the line keeps the position's value (reference)
-        before = won + reference.max_tricks(side=mover_side, **ref_query(replay))
-        after = reference.card_values(side=mover_side, **ref_query(replay))[card] + won
+        before = won + REF.max_tricks(replay.engine_position(), mover_side)
+        after = REF.card_values(replay.engine_position(), mover_side)[card] + won
         assert after == before, (i, card)
         replay.play(card)
     assert replay.is_over
@@ -196,7 +192,7 @@ def test_unbroken_endings_match_reference(k, solver):
     state = unbroken_states()[k]
     cards = analysis.card_analysis(state, solver)
     side = side_of(state.to_move)
-    assert cards.values == reference.card_values(side=side, **ref_query(state))
+    assert cards.values == REF.card_values(state.engine_position(), side)
     line = analysis.optimal_line(state, solver)
     final = line.declarer_tricks if side == DECLARER_SIDE else line.defender_tricks
     assert final == cards.best_value
@@ -204,7 +200,7 @@ def test_unbroken_endings_match_reference(k, solver):
     for seat, hand in enumerate(state.names):
         n = analysis.nil_outcome(state, seating, NilBet("someone", hand), solver)
         nil_side = side_of(seat)
-        keep = reference.max_tricks(side=nil_side, nil_seat=seat, **ref_query(state))
+        keep = REF.max_tricks(state.engine_position(), nil_side, nil_seat=seat)
         assert n.kept == (keep >= 0)
         assert n.side_tricks == keep  # nothing won yet
 
@@ -256,8 +252,8 @@ def test_dd_table_rows_use_each_declarers_seating(solver):
         assert row.opening_leader == "Alice"  # the first bidder, whoever declares
         assert row.declarer_tricks + row.defender_tricks == TRICKS_PER_HAND
         state = deal.initial_state(row.declarer)
-        assert row.declarer_tricks == TRICKS_PER_HAND - analysis.make_solver(8).max_tricks(
-            side=DEFENDER_SIDE, **ref_query(state))
+        assert row.declarer_tricks == TRICKS_PER_HAND - make_solver(8).max_tricks(
+            state.engine_position(), DEFENDER_SIDE)
 
 
 def test_dd_table_ignores_played_cards(solver):
@@ -311,7 +307,7 @@ def test_spade_breaking_file_values(solver):
     for breaking, last in ((True, 2), (False, 3)):
         d = analysis.with_breaking(deal, breaking)
         state = d.play_state()
-        assert reference.max_tricks(side=DECLARER_SIDE, **ref_query(state)) == last
+        assert REF.max_tricks(state.engine_position(), DECLARER_SIDE) == last
         r = analysis.contract_result(d, solver)
         assert r.declarer_tricks == state.declarer_tricks + last
 
@@ -340,7 +336,7 @@ def test_no_declarer_and_wrong_declarer():
     with pytest.raises(analysis.AnalysisError, match="played with Carol declaring"):
         analysis.analysis_state(played, "Bob")
     with pytest.raises(DealError, match="auction is not complete"):
-        analysis.contract_result(partial, analysis.make_solver(8))
+        analysis.contract_result(partial, make_solver(8))
 
 
 def _nil(side: str, kept: bool, side_tricks: int) -> "analysis.NilOutcome":

@@ -13,7 +13,6 @@ import pytest
 from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
-from dummy_spades.solver import reference
 from dummy_spades.solver.batch import (
     BatchError,
     BatchOptions,
@@ -31,6 +30,9 @@ from dummy_spades.solver.batch import (
     summarise,
 )
 from dummy_spades.solver.cards import parse_hand
+from dummy_spades.solver.position import Position
+
+from solver_checks import REF
 
 DATA = Path(__file__).parent / "data"
 GOOD = DATA / "batch_small.pbn"
@@ -49,8 +51,9 @@ def hands_of(pbn: str):
     return tuple(parse_hand(h) for h in pbn[2:].split())
 
 
-def expected(pbn: str, leader: int, side: int = 0b0101, **kw) -> int:
-    return reference.max_tricks(hands_of(pbn), leader, side, **kw)
+def expected(pbn: str, leader: int, side: int = 0b0101, spades_broken: bool = False,
+             breaking: bool = True) -> int:
+    return REF.max_tricks(Position(hands_of(pbn), leader, (), spades_broken, breaking), side)
 
 
 def good_deals():

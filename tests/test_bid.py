@@ -15,28 +15,31 @@ import pytest
 
 from dummy_spades.solver import bid as sim
 from dummy_spades.solver.auction import Auction, Bid
+from dummy_spades.solver.backend import Solver as SolverContract
 from dummy_spades.solver.bid import (BidError, Candidate, Estimate, Knowledge, Plan, SampleResult,
                         certain_trick, declarer_for, plan_for, sample_layout, sample_outcome)
 from dummy_spades.solver.cards import FULL_DECK, count, parse_card, parse_hand
 from dummy_spades.solver.deal import Deal, Rules, Variant
 from dummy_spades.solver.dealfile import loads_deal
+from dummy_spades.solver.position import Position
 from dummy_spades.solver.scoring import DUMMY, NilBet, ScoringRules, Standing, apply_bags, score_hand
 from dummy_spades.solver.seating import DECLARER_SIDE
 
 PLAYERS = ("Alice", "Bob", "Carol")
 
 
-class FakeSolver:
+class FakeSolver(SolverContract):
     """A cheap stand-in for the engine: tricks = high cards of the side
     (aces, kings, queens and spades above the nine), at most 13; a nil is
-    kept when the nil hand holds no card above the ten."""
+    kept when the nil hand holds no card above the ten. ``bound`` answers
+    with the exact value (a fail-soft bound that is never loose)."""
 
     def __init__(self):
         self.calls = []
 
-    def max_tricks(self, hands, leader, side, trick=(), spades_broken=False, breaking=True,
-                   count=None, nil_seat=None):
-        self.calls.append((tuple(hands), leader, side, count, nil_seat))
+    def max_tricks(self, pos, side, count=None, nil_seat=None):
+        hands = pos.hands
+        self.calls.append((tuple(hands), pos.leader, side, count, nil_seat))
         mask = count if count is not None else side
         high = 0
         for seat in range(4):
@@ -54,6 +57,9 @@ class FakeSolver:
         if count is not None and count != side:
             return 0 if tricks <= 1 else 1
         return tricks
+
+    def bound(self, pos, side, target, count=None, nil_seat=None):
+        return self.max_tricks(pos, side, count, nil_seat)
 
 
 def deal(**over):
@@ -238,9 +244,9 @@ def test_solve_layout_seats_roles_and_skips_implied_nils():
         assert names[leader] == "Alice"  # the first bidder leads
         assert side == DECLARER_SIDE
     nil_calls = [c for c in fake.calls if c[4] is not None]
-    assert [c[4] for c in nil_calls] == [2]  # only the dummy's nil, seat 2, declarer side
+    assert {c[4] for c in nil_calls} == {2}  # only the dummy's nil, seat 2, declarer side
     assert r.nils[:3] == (-1, -1, -1) and r.queries == 4
-    assert r.declarer_tricks == tuple(c and fake.max_tricks(*c[:3]) for c in full)
+    assert r.declarer_tricks == tuple(c and fake.max_tricks(Position(*c[:2]), c[2]) for c in full)
 
 
 def test_run_samples_is_in_order_and_seeded():
@@ -476,16 +482,13 @@ def test_nil_questions_by_null_window_tests_match_the_exact_query(order):
     the same answers as max_tricks with nil_seat."""
     from dummy_spades.solver.engine import Solver
 
-    class ExactOnly:  # the engine without bound
-        def __init__(self):
-            self.solver = Solver(8)
-
-        def max_tricks(self, *args, **kwargs):
-            return self.solver.max_tricks(*args, **kwargs)
+    class ExactOnly(Solver):  # the engine, every null-window test answered by the exact value
+        def bound(self, pos, side, target, count=None, nil_seat=None):
+            return self.max_tricks(pos, side, count, nil_seat)
 
     k = Knowledge.from_deal(NIL_HAND, "Bob")
     plan = plan_for(k, [Candidate(0, ("Bob", "Carol"))])
-    tests, exact = Solver(8), ExactOnly()
+    tests, exact = Solver(8), ExactOnly(8)
     kept = 0
     for i in range(8):
         layout = sample_layout(k, 11, i)

@@ -27,11 +27,14 @@ import pytest
 from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
-from dummy_spades.solver import analysis, reference
+from dummy_spades.solver import analysis
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.cards import format_card, format_hand, parse_card
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.play import PlayState
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_of
+
+from solver_checks import REF
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = sorted((ROOT / "hands").glob("*.yaml"))
@@ -118,23 +121,17 @@ def dds_side_tricks(hands: Sequence[int], leader: int, trick: Sequence[int], sid
     return best if side_of(mover) == side else left - best
 
 
-def position_args(state: PlayState) -> dict:
-    p = state.engine_position()
-    return {"hands": p.hands, "leader": p.leader, "trick": p.trick,
-            "spades_broken": p.spades_broken, "breaking": p.breaking}
-
-
 def won_by(state: PlayState, side: int) -> int:
     return sum(w for s, w in enumerate(state.tricks_won) if side >> s & 1)
 
 
 def independent_side_tricks(state: PlayState, side: int) -> Optional[int]:
     """The side's total by DDS or the reference twin when either applies, else None."""
-    pos = position_args(state)
+    pos = state.engine_position()
     if not state.breaking or state.spades_broken:
-        return won_by(state, side) + dds_side_tricks(pos["hands"], pos["leader"], pos["trick"], side)
-    if max(bin(h).count("1") for h in pos["hands"]) <= 5:
-        return won_by(state, side) + reference.max_tricks(side=side, **pos)
+        return won_by(state, side) + dds_side_tricks(pos.hands, pos.leader, pos.trick, side)
+    if max(bin(h).count("1") for h in pos.hands) <= 5:
+        return won_by(state, side) + REF.max_tricks(state.engine_position(), side)
     return None
 
 
@@ -168,9 +165,9 @@ def test_golden_contract_is_independently_right(stem, no_breaking):
     for key, at in checks:
         want = independent_side_tricks(at, DECLARER_SIDE)
         if want is None:  # a full deal with the rule on: the other side's search, fresh solver
-            fresh = analysis.make_solver(16)
-            want = 13 - won_by(at, DEFENDER_SIDE) - fresh.max_tricks(side=DEFENDER_SIDE,
-                                                                      **position_args(at))
+            fresh = make_solver(16)
+            want = 13 - won_by(at, DEFENDER_SIDE) - fresh.max_tricks(at.engine_position(),
+                                                                      DEFENDER_SIDE)
         assert g[key]["declarer_tricks"] == want, key
         assert g[key]["defender_tricks"] == 13 - want, key
     if state.is_over:
@@ -186,7 +183,7 @@ def line_check(state: PlayState, side: int, value: int) -> int:
     """Replay an optimal line (engine, rule as in ``state``) and check its
     tail independently: at the first trick boundary with spades broken by
     DDS, at the last four tricks by the reference twin. Returns checks made."""
-    line = analysis.make_solver(16).optimal_line(side=side, **position_args(state))
+    line = make_solver(16).optimal_line(state.engine_position(), side)
     replay = state.copy()
     checks = 0
     dds_done = False
@@ -198,8 +195,8 @@ def line_check(state: PlayState, side: int, value: int) -> int:
                 assert got == value, f"DDS after {len(replay.tricks)} tricks"
                 dds_done, checks = True, checks + 1
             if left == 4:
-                assert won_by(replay, side) + reference.max_tricks(
-                    side=side, **position_args(replay)) == value, "reference, last 4 tricks"
+                assert won_by(replay, side) + REF.max_tricks(replay.engine_position(), side) == value, \
+                    "reference, last 4 tricks"
                 checks += 1
         replay.play(card)  # legal under the deal's rule
     assert replay.is_over and won_by(replay, side) == value
@@ -218,13 +215,13 @@ def test_golden_table_is_independently_right(stem, no_breaking):
         assert (row["left_defender"], row["right_defender"]) == seating.defenders
         assert row["declarer_tricks"] + row["defender_tricks"] == 13
         if not deal.rules.breaking:
-            pos = position_args(state)
-            assert row["declarer_tricks"] == dds_side_tricks(pos["hands"], pos["leader"], (), DECLARER_SIDE)
+            pos = state.engine_position()
+            assert row["declarer_tricks"] == dds_side_tricks(pos.hands, pos.leader, (), DECLARER_SIDE)
             continue
         # rule on, full deal: the defenders' own search (fresh solver) gives the same split,
         # and an optimal line checks out against DDS once spades are broken
-        fresh = analysis.make_solver(16)
-        assert row["defender_tricks"] == fresh.max_tricks(side=DEFENDER_SIDE, **position_args(state))
+        fresh = make_solver(16)
+        assert row["defender_tricks"] == fresh.max_tricks(state.engine_position(), DEFENDER_SIDE)
         assert line_check(state, DECLARER_SIDE, row["declarer_tricks"]) >= 1
 
 
@@ -329,7 +326,7 @@ def test_kept_nils_are_kept_on_a_line_of_play():
     for n in out["contract"]["nils"]:
         seat = seating.seat_of(n["hand"])
         side = side_of(seat)
-        line = analysis.make_solver(16).optimal_line(side=side, nil_seat=seat, **position_args(state))
+        line = make_solver(16).optimal_line(state.engine_position(), side, nil_seat=seat)
         replay = state.copy()
         for card in line:
             replay.play(card)
@@ -418,7 +415,7 @@ def test_analyse_values_independently_where_possible():
         assert independent_side_tricks(after, DECLARER_SIDE) == value, card
     out = analyse_json("spade-breaking", False)
     state = load_deal(hand_path("spade-breaking")).play_state()
-    want = reference.card_values(side=DECLARER_SIDE, **position_args(state))
+    want = REF.card_values(state.engine_position(), DECLARER_SIDE)
     assert out["cards"] == {"H2": want[parse_card("H2")] + state.declarer_tricks}
     off = analyse_json("spade-breaking", True)
     assert off["value"] == out["value"] + 1  # leading spades is allowed and worth a trick

@@ -30,13 +30,14 @@ endplay_dds = pytest.importorskip("endplay.dds")
 from dummy_spades.solver.cards import format_hand  # noqa: E402
 from dummy_spades.solver.rules import legal_cards  # noqa: E402
 
-try:
-    from dummy_spades.solver import engine as ENGINE  # noqa: N812
+from dummy_spades.solver.backend import make_solver  # noqa: E402
+from dummy_spades.solver.position import Position  # noqa: E402
 
+try:
+    ENGINE = make_solver()
     HAVE_ENGINE = True
 except ImportError:  # pragma: no cover - before the extension is built
-    from dummy_spades.solver import reference as ENGINE  # noqa: N812
-
+    ENGINE = make_solver(backend="reference")
     HAVE_ENGINE = False
 
 needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="compiled engine (solver.engine) not built")
@@ -132,7 +133,7 @@ def test_full_deals_all_leaders_match_dd_table():
     for _ in range(FULL_DEALS):
         hands = random_hands(rng)
         want = ns_tricks_from_table(hands)
-        got = [ENGINE.max_tricks(hands, leader, NS, breaking=False) for leader in range(4)]
+        got = [ENGINE.max_tricks(Position(hands, leader, breaking=False), NS) for leader in range(4)]
         assert got == want, "N:" + " ".join(format_hand(h) for h in hands)
 
 
@@ -142,7 +143,7 @@ def test_full_deals_side_ew_matches_dd_table():
     for _ in range(max(1, FULL_DEALS // 4)):
         hands = random_hands(rng)
         want = [13 - t for t in ns_tricks_from_table(hands)]
-        got = [ENGINE.max_tricks(hands, leader, EW, breaking=False) for leader in range(4)]
+        got = [ENGINE.max_tricks(Position(hands, leader, breaking=False), EW) for leader in range(4)]
         assert got == want, "N:" + " ".join(format_hand(h) for h in hands)
 
 
@@ -153,7 +154,7 @@ def test_full_deal_card_values_at_opening_lead():
         hands = random_hands(rng)
         leader = k % 4
         want = dds_card_values(dds_deal(hands, leader))
-        got = ENGINE.card_values(hands, leader, side_of(leader), breaking=False)
+        got = ENGINE.card_values(Position(hands, leader, breaking=False), side_of(leader))
         assert got == want, "N:" + " ".join(format_hand(h) for h in hands)
 
 
@@ -165,7 +166,7 @@ def test_full_deal_card_values_inside_first_trick():
         hands, trick = play_random_trick_start(rng, random_hands(rng), leader, k + 1)
         to_move = (leader + len(trick)) % 4
         want = dds_card_values(dds_deal(hands, leader, trick))
-        got = ENGINE.card_values(hands, leader, side_of(to_move), trick=trick, breaking=False)
+        got = ENGINE.card_values(Position(hands, leader, trick, breaking=False), side_of(to_move))
         assert got == want, ("N:" + " ".join(format_hand(h) for h in hands), trick)
 
 
@@ -185,10 +186,10 @@ def test_partial_deals_match_solve_board(cards):
         leader = rng.randrange(4)
         side = side_of(leader)
         want = dds_max(dds_deal(hands, leader))
-        assert ENGINE.max_tricks(hands, leader, side, breaking=False) == want
+        assert ENGINE.max_tricks(Position(hands, leader, breaking=False), side) == want
         # the other side's view of the same position
         other = 0b1111 ^ side
-        assert ENGINE.max_tricks(hands, leader, other, breaking=False) == cards - want
+        assert ENGINE.max_tricks(Position(hands, leader, breaking=False), other) == cards - want
 
 
 @pytest.mark.parametrize("cards", [2, 3] + ([6, 9] if HAVE_ENGINE else []))
@@ -198,10 +199,10 @@ def test_partial_deals_card_values(cards):
         hands = random_hands(rng, cards)
         leader = rng.randrange(4)
         want = dds_card_values(dds_deal(hands, leader))
-        got = ENGINE.card_values(hands, leader, side_of(leader), breaking=False)
+        got = ENGINE.card_values(Position(hands, leader, breaking=False), side_of(leader))
         assert got == want
         if HAVE_ENGINE:  # equivalent-card groups: every legal card once, with DDS's value
-            groups = ENGINE.card_groups(hands, leader, side_of(leader), breaking=False)
+            groups = ENGINE.card_groups(Position(hands, leader, breaking=False), side_of(leader))
             grouped = [c for group, _ in groups for c in group]
             assert sorted(grouped) == sorted(want)
             for group, value in groups:
@@ -221,12 +222,11 @@ def test_trick_in_progress_matches_solve_board(played):
             assert int(deal.curplayer) == to_move
             want = dds_card_values(deal)
             side = side_of(to_move)
-            got = ENGINE.card_values(hands, leader, side, trick=trick, breaking=False)
+            got = ENGINE.card_values(Position(hands, leader, trick, breaking=False), side)
             assert got == want
-            assert ENGINE.max_tricks(hands, leader, side, trick=trick, breaking=False) == max(want.values())
+            assert ENGINE.max_tricks(Position(hands, leader, trick, breaking=False), side) == max(want.values())
             # spades already broken or not makes no difference with the rule off
-            assert ENGINE.max_tricks(hands, leader, side, trick=trick, breaking=False,
-                                     spades_broken=True) == max(want.values())
+            assert ENGINE.max_tricks(Position(hands, leader, trick, True, False), side) == max(want.values())
 
 
 # ------------------------------------------------------------- the harness

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pytest
 
-from dummy_spades.solver import reference
 from dummy_spades.solver.auction import Auction
 from dummy_spades.solver.cards import format_hand
 from dummy_spades.solver.deal import Deal
@@ -32,10 +31,12 @@ from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, DuckError, Oracle,
                          analyse, card_totals, defender_roles, nil_keep_max, reach,
                          reachable_totals, team_splits)
-from dummy_spades.solver.play import Position
+from dummy_spades.solver.position import Position
 from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
 from dummy_spades.solver.scoring import TRICKS_PER_HAND, NilBet, Standing, score_hand
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
+
+from solver_checks import REF
 
 try:
     from dummy_spades.solver import engine  # noqa: F401
@@ -138,13 +139,10 @@ def test_team_splits_match_independent_minimax(pos, backend):
 @pytest.mark.parametrize("pos", SMALL[:12], ids=lambda p: format_hand(p.hands[0]))
 def test_team_splits_are_the_briefs_reference_queries(pos):
     s = team_splits(pos, Oracle("reference"))
-    q = dict(hands=pos.hands, leader=pos.leader, trick=pos.trick,
-             spades_broken=pos.spades_broken, breaking=pos.breaking)
     left = s.tricks_left
-    assert s.cooperative == reference.max_tricks(**q, side=DEF)
+    assert s.cooperative == REF.max_tricks(pos, DEF)
     for x in (1, 3):
-        assert s.duck[x] == left - reference.max_tricks(**q, side=DECLARER_SIDE | 1 << x,
-                                                         count=DECLARER_SIDE)
+        assert s.duck[x] == left - REF.max_tricks(pos, DECLARER_SIDE | 1 << x, count=DECLARER_SIDE)
 
 
 # ------------------------------------------------------------ reachable totals
@@ -278,7 +276,7 @@ def test_card_level(deal):
     state = deal.play_state()
     pos = state.engine_position()
     w = state.defender_tricks
-    values = reference.card_values(*pos[:2], DEF, *pos[2:])
+    values = REF.card_values(pos, DEF)
     assert sorted(c for opt in a.cards for c in opt.cards) == sorted(values)
     chooser_defends = state.controller in (1, 3)
     best = (max if chooser_defends else min)(values.values()) + w
@@ -336,8 +334,7 @@ def test_nils_settled_in_every_row(seed):
             assert n.keep_max is None
             keep[n.hand] = None
             continue
-        k = reference.max_tricks(*pos[:2], DEFENDER_SIDE if seat in (1, 3) else DECLARER_SIDE,
-                                 *pos[2:], nil_seat=seat)
+        k = REF.max_tricks(pos, DEFENDER_SIDE if seat in (1, 3) else DECLARER_SIDE, nil_seat=seat)
         assert n.keep_max == (None if k < 0 else k + side_won[n.side])
         keep[n.hand] = n.keep_max
     check_rows(deal, a)
@@ -364,8 +361,8 @@ def test_nils_settled_in_every_row(seed):
             if state.tricks_won[seat]:
                 assert not s.kept and s.reason == "already-lost"
                 continue
-            after = reference.card_values(*pos[:2], DEFENDER_SIDE if seat in (1, 3) else DECLARER_SIDE,
-                                          *pos[2:], nil_seat=seat)[opt.cards[0]]
+            after = REF.card_values(pos, DEFENDER_SIDE if seat in (1, 3) else DECLARER_SIDE,
+                                    nil_seat=seat)[opt.cards[0]]
             k = None if after < 0 else after + side_won["declarer" if seat in (0, 2) else "defenders"]
             side_total = (opt.defender_tricks if seat in (1, 3)
                           else TRICKS_PER_HAND - opt.defender_tricks)

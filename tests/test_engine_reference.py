@@ -14,13 +14,13 @@ part: about 0.3 s per query at 5 cards).
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Sequence
+from typing import Dict
 
 import pytest
 
-from dummy_spades.solver import reference as REF
 from dummy_spades.solver.cards import SUIT_MASK
-from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
+
+from solver_checks import REF, check, check_null_window, query, random_position
 
 engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
 
@@ -28,100 +28,6 @@ engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engi
 # ---------------------------------------------------------------------------
 # random positions
 # ---------------------------------------------------------------------------
-def random_position(rng: random.Random, cards: int) -> Dict:
-    """A random legal position with ``cards`` cards per hand before the trick."""
-    deck = list(range(52))
-    if rng.random() < 0.5:
-        # few suits: more following, ruffing and rank fights
-        suits = rng.sample(range(4), rng.randint(1, 4))
-        few = [c for c in deck if c // 13 in suits]
-        if len(few) >= 4 * cards:
-            deck = few
-    dealt = rng.sample(deck, 4 * cards)
-    hands = [sum(1 << c for c in dealt[i * cards:(i + 1) * cards]) for i in range(4)]
-    leader = rng.randrange(4)
-    broken = rng.random() < 0.4
-    breaking = rng.random() < 0.5
-    trick: List[int] = []
-    for i in range(rng.choice((0, 0, 0, 1, 2, 3))):
-        seat = (leader + i) % 4
-        legal = legal_cards(hands[seat], trick, broken, breaking)
-        card = rng.choice([c for c in range(52) if legal >> c & 1])
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-    roll = rng.random()
-    if roll < 0.35:
-        side = rng.choice((5, 10))                 # declarer+dummy or the defenders
-    elif roll < 0.5:
-        side = rng.choice((7, 11, 13, 14, 1, 2, 4, 8))  # three against one, one against three
-    else:
-        side = rng.randrange(16)                   # anything, 0 and 15 included
-    count = side if rng.random() < 0.6 else rng.randrange(16)
-    nil_seat = None
-    if side and rng.random() < 0.25:
-        nil_seat = rng.choice([s for s in range(4) if side >> s & 1])
-    return dict(hands=hands, leader=leader, side=side, trick=tuple(trick),
-                spades_broken=broken, breaking=breaking, count=count, nil_seat=nil_seat)
-
-
-def replay(pos: Dict, line: Sequence[int]) -> int:
-    """Play ``line`` out from ``pos`` by the rules; the counted tricks (or -1 if the nil fails)."""
-    hands = list(pos["hands"])
-    leader, trick, broken = pos["leader"], list(pos["trick"]), pos["spades_broken"]
-    count, nil_seat = pos["count"], pos["nil_seat"]
-    total, lost = 0, False
-    for card in line:
-        seat = (leader + len(trick)) % 4
-        legal = legal_cards(hands[seat], trick, broken, pos["breaking"])
-        assert legal >> card & 1, f"illegal card {card} for seat {seat} in line {line}"
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-        if len(trick) == 4:
-            winner = (leader + trick_winner(trick)) % 4
-            lost = lost or winner == nil_seat
-            total += count >> winner & 1
-            broken = broken or breaks_spades(trick)
-            leader, trick = winner, []
-    assert not any(hands) and not trick, f"line {line} does not play the hand out"
-    return REF.NIL_LOST if lost else total
-
-
-def check_groups(pos: Dict, groups, values: Dict[int, int]) -> None:
-    """Groups partition the legal cards; each is a run of one hand's suit; values agree."""
-    seat = (pos["leader"] + len(pos["trick"])) % 4
-    hand = pos["hands"][seat]
-    alive = pos["hands"][0] | pos["hands"][1] | pos["hands"][2] | pos["hands"][3]
-    for c in pos["trick"]:
-        alive |= 1 << c
-    seen = []
-    for cards, value in groups:
-        assert cards == tuple(sorted(cards)) and cards
-        suit = cards[0] // 13
-        lo, hi = cards[0], cards[-1]
-        between = alive & ((1 << (hi + 1)) - (1 << lo))
-        assert between == sum(1 << c for c in cards), f"group {cards} is not a run of equivalent cards"
-        assert all(c // 13 == suit and hand >> c & 1 for c in cards)
-        for c in cards:
-            assert values[c] == value
-        seen.extend(cards)
-    assert sorted(seen) == sorted(values), "groups must hold every legal card exactly once"
-
-
-def check(pos: Dict, solver, label: str, want_values: Dict[int, int] = None) -> None:
-    where = f"{label}: {pos}"
-    if want_values is None:
-        want = REF.max_tricks(**pos)
-        want_values = REF.card_values(**pos)
-    else:
-        maximise = pos["side"] >> ((pos["leader"] + len(pos["trick"])) % 4) & 1
-        want = (max if maximise else min)(want_values.values())
-    assert solver.max_tricks(**pos) == want, where
-    assert solver.card_values(**pos) == want_values, where
-    check_groups(pos, solver.card_groups(**pos), want_values)
-    line = solver.optimal_line(**pos)
-    assert replay(pos, line) == want, f"{where}: line {line}"
-
-
 # ---------------------------------------------------------------------------
 # the tests
 # ---------------------------------------------------------------------------
@@ -151,7 +57,7 @@ def test_random_five_card_positions(seed):
     solver = engine.Solver(tt_mb=4)
     for i in range(3):
         pos = random_position(rng, 5)
-        check(pos, solver, f"seed {seed} position {i}", REF.card_values(**pos))
+        check(pos, solver, f"seed {seed} position {i}", REF.card_values(**query(pos)))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -194,22 +100,6 @@ def test_same_position_all_configurations_share_one_table():
                 check(pos, solver, f"config position {i}")
 
 
-def check_null_window(pos: Dict, solver, label: str, want: int) -> None:
-    """Solver.at_least and Solver.bound at every target around ``want`` (the
-    reference value): ``at_least`` is ``want >= target``; a fail-soft bound
-    ``v >= target`` proves the value is at least ``v``, ``v < target`` that
-    it is at most ``v``."""
-    args = (pos["hands"], pos["leader"], pos["side"])
-    rest = (pos["trick"], pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
-    n = bin(pos["hands"][pos["leader"]]).count("1") + (1 if pos["trick"] else 0)
-    for target in range(-1, n + 2):
-        got = solver.at_least(*args, target, *rest)
-        assert got == (want >= target), f"{label} target {target}: {pos}"
-        v = solver.bound(*args, target, *rest)
-        assert (v >= target and want >= v) or (v < target and want <= v), \
-            f"{label} target {target}: bound {v}, value {want}: {pos}"
-
-
 def test_at_least_null_window():
     """Solver.at_least (one null-window search) and Solver.bound (its
     fail-soft result) against the reference value."""
@@ -217,7 +107,7 @@ def test_at_least_null_window():
     solver = engine.Solver(tt_mb=1)
     for i in range(250):
         pos = random_position(rng, rng.choice((1, 2, 3, 3, 4)))
-        check_null_window(pos, solver, f"position {i}", REF.max_tricks(**pos))
+        check_null_window(pos, solver, f"position {i}", REF.max_tricks(**query(pos)))
 
 
 def low_nil_position(rng: random.Random, cards: int) -> Dict:
@@ -334,7 +224,7 @@ def test_nil_hand_low_or_covered(seed):
     for i in range(40):
         pos = covered_nil_position(rng, rng.choice((2, 3, 3, 4)))
         check(pos, solver, f"covered nil {seed}/{i}")
-        want = REF.max_tricks(**pos)
+        want = REF.max_tricks(**query(pos))
         kept += want >= 0
         check_null_window(pos, solver, f"covered nil {seed}/{i}", want)
     assert 15 <= kept <= 38, f"{kept} of 40 nils kept: the positions do not exercise the rule"
@@ -352,7 +242,7 @@ def test_nil_hand_below_everyone(seed):
         pos = low_nil_position(rng, rng.choice((2, 3, 3, 4)))
         fired += below_everyone(pos)
         check(pos, solver, f"low nil {seed}/{i}")
-        check_null_window(pos, solver, f"low nil {seed}/{i}", REF.max_tricks(**pos))
+        check_null_window(pos, solver, f"low nil {seed}/{i}", REF.max_tricks(**query(pos)))
     assert 10 <= fired <= 35, f"the rule's condition held at {fired} of 40 roots"
 
 

@@ -17,10 +17,9 @@ from typing import Dict
 
 import pytest
 
-from dummy_spades.solver import reference as REF
 from dummy_spades.solver.cards import SUIT_MASK
 
-from test_engine_reference import check, random_position
+from solver_checks import REF, check, query, random_position, tricks_left
 
 engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
 
@@ -63,8 +62,8 @@ def test_split_five_cards(seed):
     solver = engine.Solver(tt_mb=2)
     for i in range(3):
         pos = split_position(rng, 5)
-        want = REF.max_tricks(**pos)
-        assert solver.max_tricks(**pos) == want, f"seed {seed} position {i}: {pos}"
+        want = REF.max_tricks(**query(pos))
+        assert solver.max_tricks(**query(pos)) == want, f"seed {seed} position {i}: {pos}"
 
 
 def _covered(hands, nil: int, side: int) -> bool:
@@ -105,10 +104,8 @@ def test_nil_spadeless_and_covered(seed):
         covered += is_covered
         tried += 1
         check(pos, solver, f"seed {seed} nil position {tried}")
-        want = REF.max_tricks(**pos)
-        assert solver.at_least(pos["hands"], pos["leader"], pos["side"], 0, pos["trick"],
-                               pos["spades_broken"], pos["breaking"], pos["count"],
-                               pos["nil_seat"]) == (want >= 0), pos
+        want = REF.max_tricks(**query(pos))
+        assert solver.at_least(**query(pos), target=0) == (want >= 0), pos
     assert covered >= 8
 
 
@@ -135,9 +132,7 @@ def test_at_least_split_and_nil():
         pos = split_position(rng, rng.choice((2, 3, 4)))
         if rng.random() < 0.4 and pos["side"]:
             pos["nil_seat"] = rng.choice([s for s in range(4) if pos["side"] >> s & 1])
-        want = REF.max_tricks(**pos)
-        n = bin(pos["hands"][pos["leader"]]).count("1") + (1 if pos["trick"] else 0)
-        for target in range(-1, n + 2):
-            got = solver.at_least(pos["hands"], pos["leader"], pos["side"], target, pos["trick"],
-                                  pos["spades_broken"], pos["breaking"], pos["count"], pos["nil_seat"])
+        want = REF.max_tricks(**query(pos))
+        for target in range(-1, tricks_left(pos) + 2):
+            got = solver.at_least(**query(pos), target=target)
             assert got == (want >= target), f"position {i} target {target}: {pos}"

@@ -23,6 +23,7 @@ from dummy_spades.cli import explorer  # noqa: E402
 from dummy_spades.cli.app import app as cli_app  # noqa: E402
 from dummy_spades.cli.explorer import Exploration, ExplorerApp  # noqa: E402
 from dummy_spades.solver import analysis  # noqa: E402
+from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.cards import parse_card  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 from dummy_spades.solver.errors import IllegalPlayError  # noqa: E402
@@ -75,14 +76,14 @@ def test_opens_at_the_played_point_with_every_legal_card_valued():
         assert app.x.moves == deal.played
         values = app.x.card_values(app.x.key)
         state = deal.play_state()
-        want = analysis.card_analysis(state, analysis.make_solver())
+        want = analysis.card_analysis(state, make_solver())
         assert values.values == want.values and values.best_value == want.best_value
         text = plain(app, "values")
         assert "dummy (played by Carol) to play" in text
         scores = app.x.scores(app.x.key)
         assert not scores.actual
         assert scores.declarer_tricks == analysis.contract_result(
-            deal, analysis.make_solver()).declarer_tricks
+            deal, make_solver()).declarer_tricks
 
     run_pilot(app, script)
 

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from dummy_spades.cli.show import show_json
-from dummy_spades.solver import reference
 from dummy_spades.solver.cards import parse_hand
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import NilBet, Standing
 from dummy_spades.solver.seating import DECLARER_SIDE
+
+from solver_checks import REF
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = sorted((ROOT / "hands").glob("*.yaml"))
@@ -43,9 +44,9 @@ def check_spade_breaking(d):
     s = d.play_state()
     assert s.names[s.to_move] == "dummy" and not s.spades_broken
     assert s.legal_moves() == [parse_hand(".2..").bit_length() - 1]  # only the heart two
-    pos = s.engine_position()._asdict()
-    assert reference.max_tricks(**pos, side=DECLARER_SIDE) == 2
-    assert reference.max_tricks(**{**pos, "breaking": False}, side=DECLARER_SIDE) == 3
+    pos = s.engine_position()
+    assert REF.max_tricks(pos, DECLARER_SIDE) == 2
+    assert REF.max_tricks(pos._replace(breaking=False), DECLARER_SIDE) == 3
 
 
 def check_mid_play(d):

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
 from dummy_spades.solver import analysis, engine
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.cards import format_card, parse_card
 from dummy_spades.solver.dealfile import dump_deal, load_deal
 from dummy_spades.solver.review import equivalent_groups, review
@@ -95,7 +96,7 @@ def test_finished_hand():
     assert out["final"]["declarer_tricks"] == actual.declarer_tricks == 9
     assert [p["points"] for p in out["final"]["players"]] == [s.points for s in actual.scores]
     # the opening lead is the double-dummy result of solve on the unplayed hand
-    solver = analysis.make_solver()
+    solver = make_solver()
     opening = analysis.contract_result(deal.with_played(()), solver)
     assert out["opening"]["declarer_tricks"] == opening.declarer_tricks
     assert [p["points"] for p in out["opening"]["players"]] == [s.points for s in opening.scores]
@@ -111,7 +112,7 @@ def test_partly_played_hand_ends_with_the_double_dummy_result():
     out = review_json("mid-play")
     assert not out["finished"] and out["final"]["kind"] == "double-dummy"
     deal = load_deal(HANDS / "mid-play.yaml")
-    r = analysis.contract_result(deal, analysis.make_solver())
+    r = analysis.contract_result(deal, make_solver())
     assert out["final"]["declarer_tricks"] == r.declarer_tricks
 
 
@@ -186,10 +187,7 @@ def test_equivalent_groups_match_the_engine():
     for _ in range(6):
         state = deal.play_state()
         while not state.is_over:
-            p = state.engine_position()
-            raw = solver.card_groups(hands=p.hands, leader=p.leader, side=DECLARER_SIDE,
-                                     trick=p.trick, spades_broken=p.spades_broken,
-                                     breaking=p.breaking)
+            raw = solver.card_groups(state.engine_position(), DECLARER_SIDE)
             assert sorted(g for g, _ in raw) == equivalent_groups(state)
             checked += 1
             state.play(rng.choice(state.legal_moves()))
@@ -198,18 +196,18 @@ def test_equivalent_groups_match_the_engine():
 
 def test_one_solver_serves_the_review_and_answers_match_a_cold_one():
     deal = load_deal(HANDS / "bag-penalty.yaml")
-    warm = analysis.make_solver()
+    warm = make_solver()
     first = review(deal, warm)
     again = review(deal, warm)
     assert first.cards == again.cards
-    cold = analysis.make_solver()
+    cold = make_solver()
     for c in first.cards[::7]:
         state = deal.with_played(deal.played[:c.number - 1]).play_state()
         assert analysis.dd_side_tricks(state, DECLARER_SIDE, cold) == c.declarer_before
 
 
 def test_side_totals():
-    r = review(load_deal(HANDS / "mid-play.yaml"), analysis.make_solver())
+    r = review(load_deal(HANDS / "mid-play.yaml"), make_solver())
     for c in r.cards:
         if c.side == DEFENDER_SIDE:
             assert c.side_before == 13 - c.declarer_before

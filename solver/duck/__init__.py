@@ -24,9 +24,9 @@ from .analysis import (DEFAULT_TIME_LIMIT, CardLevel, CardOption, DuckAnalysis, 
 from .hand import DealPosition, DuckError, HandLevel, check_deal
 from ..parallel import run_limited
 from .outcomes import DuckEffect, NilSettlement, NilStatus, Outcome, PlayerLine, Scorer
-from .questions import (ALL_SEATS, DEFENDER_SEATS, Oracle, TeamSplits, card_nil_keep_max,
+from .questions import (ALL_SEATS, DEFENDER_SEATS, Oracle, TeamSplits, after_card, card_nil_keep_max,
                         card_totals, default_oracle, highest_total, lowest_total, nil_keep_max,
-                        play_card, team_splits, to_move, tricks_left)
+                        team_splits)
 from .reach import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, REACH_BUDGET, child_lows,
                     defender_roles, reach, reachable_totals)
 
@@ -34,9 +34,8 @@ __all__ = [
     "DEFAULT_TIME_LIMIT", "CardLevel", "CardOption", "DuckAnalysis", "PlayerOptions", "analyse",
     "DealPosition", "DuckError", "HandLevel", "check_deal", "run_limited",
     "DuckEffect", "NilSettlement", "NilStatus", "Outcome", "PlayerLine", "Scorer",
-    "ALL_SEATS", "DEFENDER_SEATS", "Oracle", "TeamSplits", "card_nil_keep_max", "card_totals",
-    "default_oracle", "highest_total", "lowest_total", "nil_keep_max", "play_card", "team_splits",
-    "to_move", "tricks_left",
+    "ALL_SEATS", "DEFENDER_SEATS", "Oracle", "TeamSplits", "after_card", "card_nil_keep_max",
+    "card_totals", "default_oracle", "highest_total", "lowest_total", "nil_keep_max", "team_splits",
     "CHOOSE", "DECLARER_ROLES", "EVERYONE_ROLES", "MAX", "MIN", "REACH_BUDGET", "child_lows",
     "defender_roles", "reach", "reachable_totals",
 ]

@@ -11,7 +11,7 @@ from typing import Mapping, Optional, Tuple
 
 from ..deal import Deal
 from ..errors import DealError
-from ..play import Position
+from ..position import Position
 from ..scoring import TRICKS_PER_HAND
 from ..seating import (DECLARER_SEAT, DECLARER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT,
                        controller, side_of)

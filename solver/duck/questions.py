@@ -1,6 +1,6 @@
 """The position-level questions of the duck analysis (docs/DUCK.md).
 
-Every function here takes an engine :class:`~solver.play.Position` and
+Every function here takes a :class:`~solver.position.Position` and
 answers one double-dummy question about the **defender total**: the tricks
 the two defenders take from that position on, the trick in progress
 included. They are all engine queries, through an :class:`Oracle`:
@@ -16,87 +16,58 @@ Seats: 0 declarer, 1 left defender, 2 dummy, 3 right defender.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Tuple
+from typing import Dict, Mapping, Optional, Tuple
 
-from ..cards import count as popcount
-from ..play import Position
-from ..rules import breaks_spades, trick_winner
+from ..backend import CardGroups, Solver, solver_class
+from ..position import ALL_SEATS, Position
 from ..seating import (DECLARER_SIDE, DEFENDER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT,
                        side_of)
 
-ALL_SEATS = 0b1111
 DEFENDER_SEATS = (LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT)
-
-#: Legal cards of the player to move in groups of equivalent cards, each with a value.
-CardGroups = List[Tuple[Tuple[int, ...], int]]
 
 
 class Oracle:
-    """The double-dummy queries of the analysis, on one backend.
+    """The double-dummy queries of the analysis, on one backend
+    (:func:`solver.backend.solver_class`): the compiled engine by default,
+    ``backend="reference"`` for the pure-Python twin (tests on small
+    positions). One solver per kind of query (side, count, nil seat), so the
+    transposition tables of different games stay apart. ``queries`` counts
+    the calls made."""
 
-    ``backend="engine"``: the compiled engine (:mod:`solver.engine`), one
-    :class:`solver.engine.Solver` per kind of query (side, count, nil seat), so
-    the transposition tables of different games stay apart.
-    ``backend="reference"``: the pure-Python twin (:mod:`solver.reference`),
-    for tests on small positions. ``queries`` counts the calls made.
-    """
-
-    def __init__(self, backend: str = "engine", tt_mb: float = 32.0) -> None:
-        if backend not in ("engine", "reference"):
-            raise ValueError(f"unknown backend {backend!r}; expected 'engine' or 'reference'")
-        self.backend = backend
+    def __init__(self, backend: Optional[str] = None, tt_mb: float = 32.0) -> None:
+        self._make = solver_class(backend)   # EngineNotBuiltError, ValueError
         self.tt_mb = tt_mb
         self.queries = 0
-        self._solvers: Dict[Tuple[int, int, int], object] = {}
-        if backend == "engine":
-            from .. import engine  # raises EngineNotBuiltError (an ImportError) if not built
-            self._engine = engine
-        else:
-            from .. import reference
-            self._reference = reference
+        self._solvers: Dict[Tuple[int, int, int], Solver] = {}
 
-    def _solver(self, side: int, count: int, nil_seat: Optional[int]):  # type: ignore[no-untyped-def]
+    def _solver(self, side: int, count: int, nil_seat: Optional[int]) -> Solver:
         key = (side, count, -1 if nil_seat is None else nil_seat)
         solver = self._solvers.get(key)
         if solver is None:
-            solver = self._solvers[key] = self._engine.Solver(self.tt_mb)
+            solver = self._solvers[key] = self._make(self.tt_mb)
         return solver
 
     def max_tricks(self, pos: Position, side: int, count: int,
                    nil_seat: Optional[int] = None) -> int:
-        """``max_tricks`` of the engine interface (``-1``: the nil cannot be kept)."""
+        """``max_tricks`` of the engine contract (``-1``: the nil cannot be kept)."""
         self.queries += 1
-        args = (pos.hands, pos.leader, side, pos.trick, pos.spades_broken, pos.breaking, count,
-                nil_seat)
-        if self.backend == "engine":
-            return self._solver(side, count, nil_seat).max_tricks(*args)
-        return self._reference.max_tricks(*args)
+        return self._solver(side, count, nil_seat).max_tricks(pos, side, count, nil_seat)
 
     def at_least(self, pos: Position, side: int, count: int, target: int) -> bool:
         """Is ``max_tricks(pos, side, count) >= target``? (one null-window search)"""
         if target <= 0:
             return True
-        if target > tricks_left(pos):
+        if target > pos.tricks_left:
             return False
         self.queries += 1
-        if self.backend == "engine":
-            solver = self._solver(side, count, None)
-            return bool(solver.at_least(pos.hands, pos.leader, side, target, pos.trick,  # type: ignore[attr-defined]
-                                        pos.spades_broken, pos.breaking, count))
-        return self._reference.max_tricks(pos.hands, pos.leader, side, pos.trick, pos.spades_broken,
-                                          pos.breaking, count) >= target
+        return self._solver(side, count, None).at_least(pos, side, target, count)
 
     def card_groups(self, pos: Position, side: int, count: int,
                     nil_seat: Optional[int] = None) -> CardGroups:
         """Legal cards of the player to move in groups of equivalent cards, each
         with its value (``card_values`` semantics: the trick in progress included)."""
         self.queries += 1
-        args = (pos.hands, pos.leader, side, pos.trick, pos.spades_broken, pos.breaking, count,
-                nil_seat)
-        if self.backend == "engine":
-            return [(tuple(c), v) for c, v in self._solver(side, count, nil_seat).card_groups(*args)]
-        values = self._reference.card_values(*args)
-        return [((card,), v) for card, v in sorted(values.items())]
+        return self._solver(side, count, nil_seat).card_groups(pos, side, count, nil_seat)
 
 
 _default_oracle: Optional[Oracle] = None
@@ -110,32 +81,11 @@ def default_oracle() -> Oracle:
 
 
 # ------------------------------------------------------------------ positions
-def tricks_left(pos: Position) -> int:
-    """Tricks still to be completed, the one in progress included."""
-    return popcount(pos.hands[pos.leader]) + (1 if pos.trick else 0)
-
-
-def to_move(pos: Position) -> int:
-    return (pos.leader + len(pos.trick)) % 4
-
-
-def is_over(pos: Position) -> bool:
-    return not any(pos.hands) and not pos.trick
-
-
-def play_card(pos: Position, card: int) -> Tuple[Position, int]:
-    """The position after ``card`` (legal, of the seat to move) and the
-    defender tricks it completes (0 or 1)."""
-    seat = to_move(pos)
-    hands = list(pos.hands)
-    hands[seat] &= ~(1 << card)
-    trick = pos.trick + (card,)
-    if len(trick) < 4:
-        return Position(tuple(hands), pos.leader, trick, pos.spades_broken, pos.breaking), 0  # type: ignore[arg-type]
-    winner = (pos.leader + trick_winner(trick)) % 4
-    broken = pos.spades_broken or breaks_spades(trick)
-    won = 1 if DEFENDER_SIDE >> winner & 1 else 0
-    return Position(tuple(hands), winner, (), broken, pos.breaking), won  # type: ignore[arg-type]
+def after_card(pos: Position, card: int) -> Tuple[Position, int]:
+    """The position after ``card`` (:meth:`Position.play`) and the defender
+    tricks it completes (0 or 1)."""
+    after = pos.play(card)
+    return after, 1 if not after.trick and DEFENDER_SIDE >> after.leader & 1 else 0
 
 
 # ---------------------------------------------------------------- team splits
@@ -166,7 +116,7 @@ class TeamSplits:
 def team_splits(pos: Position, oracle: Optional[Oracle] = None,
                 extremes: bool = True) -> TeamSplits:
     oracle = oracle or default_oracle()
-    left = tricks_left(pos)
+    left = pos.tricks_left
     coop = oracle.max_tricks(pos, DEFENDER_SIDE, DEFENDER_SIDE)
     duck = {}
     for x in DEFENDER_SEATS:
@@ -179,7 +129,7 @@ def team_splits(pos: Position, oracle: Optional[Oracle] = None,
 def lowest_total(pos: Position, oracle: Optional[Oracle] = None) -> int:
     """The fewest defender tricks of any legal play-out from ``pos`` on."""
     oracle = oracle or default_oracle()
-    return tricks_left(pos) - oracle.max_tricks(pos, ALL_SEATS, DECLARER_SIDE)
+    return pos.tricks_left - oracle.max_tricks(pos, ALL_SEATS, DECLARER_SIDE)
 
 
 def highest_total(pos: Position, oracle: Optional[Oracle] = None) -> int:

@@ -11,7 +11,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from ..play import Position
 from ..seating import DECLARER_SEAT, DEFENDER_SIDE, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
-from .questions import CardGroups, Oracle, default_oracle, is_over, play_card, to_move, tricks_left
+from .questions import CardGroups, Oracle, after_card, default_oracle
 
 #: Roles of a seat in a :func:`reach` search: ``CHOOSE`` seats play whatever
 #: they like (the player whose options are asked about), ``MAX`` seats play to
@@ -82,9 +82,9 @@ class _ReachSearch:
 
     def search(self, p: Position, lo: int, hi: int) -> bool:
         lo = max(lo, 0)
-        if lo > hi or lo > tricks_left(p):
+        if lo > hi or lo > p.tricks_left:
             return False
-        if is_over(p):
+        if p.is_over:
             return lo <= 0 <= hi
         key = (p, lo, hi)
         if key not in self.memo:
@@ -95,9 +95,9 @@ class _ReachSearch:
         return self.memo[key]
 
     def expand(self, p: Position, lo: int, hi: int) -> bool:
-        role = self.roles[to_move(p)]
+        role = self.roles[p.to_move]
         lows = child_lows(p, self.roles, self.oracle)
-        children = {cards[0]: play_card(p, cards[0]) for cards, _ in lows}
+        children = {cards[0]: after_card(p, cards[0]) for cards, _ in lows}
         if role == MAX and any(mn > hi for _, mn in lows):
             return False
         if role == MIN and not all(self.high_reaches(*children[cards[0]], lo) for cards, _ in lows):

@@ -1,0 +1,155 @@
+"""A position of the play as the solvers see it, and the one check of a question about it.
+
+A :class:`Position` is a small immutable value: the cards still held by each
+seat, the seat that led the trick in progress, the cards on the table, and
+the spade state. Every solver (:mod:`solver.engine`, the compiled engine, and
+:mod:`solver.reference`, its plain-minimax twin) takes one, together with
+
+* ``side``: the seats that maximise (a :data:`SeatMask`); the others minimise;
+* ``count``: the seats whose tricks are counted (default ``side``); it differs
+  from ``side`` in the duck analysis, where a defender plays with the
+  declarer but its tricks still count for the defenders;
+* ``nil_seat``: if given (a seat of ``side``), the maximiser must also keep
+  that seat from winning any trick; the value is then the most tricks it can
+  take while doing so, or :data:`NIL_LOST` if the nil cannot be kept.
+
+Values count the tricks from the trick in progress (included) to the end of
+the hand. :func:`check_query` is the one validation of a position and those
+three arguments.
+
+Seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
+defender, 2 dummy, 3 right defender, in clockwise play order); cards and
+hands are the ints and 52-bit masks of :mod:`solver.cards`.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Tuple
+
+from .cards import count as popcount
+from .rules import breaks_spades, legal_cards, trick_winner
+
+#: A play seat 0..3 (:mod:`solver.seating`).
+Seat = int
+#: A set of seats, bit ``1 << seat``: a side, the counted seats.
+SeatMask = int
+#: A card as the int ``suit * 13 + rank - 2`` in ``range(52)`` (:mod:`solver.cards`;
+#: :class:`solver.cards.Card` is the object form used for parsing and printing).
+Card = int
+#: A set of cards, bit ``1 << card``: a hand.
+CardMask = int
+
+#: The value of a question with a ``nil_seat`` whose nil cannot be kept.
+NIL_LOST = -1
+#: Every seat.
+ALL_SEATS: SeatMask = 0b1111
+
+
+class PositionError(ValueError):
+    """A position or question the solvers cannot search (wrong hand sizes, bad seats)."""
+
+
+class Position(NamedTuple):
+    """A position of the play (python-chess style: an immutable value).
+
+    ``hands``: the four card masks by seat, the cards still held (those on
+    the table excluded). ``leader``: the seat that led the trick in progress
+    (or is to lead when ``trick`` is empty). ``trick``: the cards already
+    played to it, in order. ``spades_broken``: a spade was played to an
+    earlier trick. ``breaking``: the spade-breaking rule is on.
+    """
+
+    hands: Tuple[CardMask, CardMask, CardMask, CardMask]
+    leader: Seat
+    trick: Tuple[Card, ...] = ()
+    spades_broken: bool = False
+    breaking: bool = True
+
+    @property
+    def to_move(self) -> Seat:
+        """The seat whose card is next."""
+        return (self.leader + len(self.trick)) % 4
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be completed, the one in progress included."""
+        return popcount(self.hands[self.leader]) + (1 if self.trick else 0)
+
+    @property
+    def is_over(self) -> bool:
+        return not self.trick and not any(self.hands)
+
+    def legal_mask(self) -> CardMask:
+        """The cards the seat to move may play (:func:`solver.rules.legal_cards`)."""
+        return legal_cards(self.hands[self.to_move], self.trick, self.spades_broken,
+                           self.breaking)
+
+    def play(self, card: Card) -> "Position":
+        """The position after ``card``, a legal card of the seat to move. A
+        fourth card completes the trick: its winner leads the next one, and a
+        spade in it breaks spades."""
+        return Position(*play_card(self.hands, self.leader, self.trick, self.spades_broken, card),
+                        self.breaking)
+
+
+def play_card(hands: Tuple[CardMask, CardMask, CardMask, CardMask], leader: Seat,
+              trick: Tuple[Card, ...], spades_broken: bool, card: Card
+              ) -> Tuple[Tuple[CardMask, CardMask, CardMask, CardMask], Seat, Tuple[Card, ...], bool]:
+    """:meth:`Position.play` on the plain fields (for the reference twin's
+    search): the hands, leader, trick and spade state after ``card``."""
+    keep = ~(1 << card)
+    hands = (hands[0] & keep, hands[1] & keep, hands[2] & keep, hands[3] & keep)
+    trick = trick + (card,)
+    if len(trick) < 4:
+        return hands, leader, trick, spades_broken
+    winner = (leader + trick_winner(trick)) % 4
+    return hands, winner, (), spades_broken or breaks_spades(trick)
+
+
+def check_query(pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
+                nil_seat: Optional[Seat] = None) -> Tuple[Position, SeatMask, SeatMask, Seat]:
+    """Check a question about ``pos``; return it normalised: the position with
+    int, tuple and bool fields, ``side``, ``count`` (``side`` when ``None``)
+    and the nil seat (``-1`` for none). Raises :class:`PositionError`."""
+    try:
+        hands = tuple(int(h) for h in pos.hands)
+        leader = int(pos.leader)
+        trick = tuple(int(c) for c in pos.trick)
+        spades_broken, breaking = bool(pos.spades_broken), bool(pos.breaking)
+        side = int(side)
+        count = side if count is None else int(count)
+        nil = -1 if nil_seat is None else int(nil_seat)
+    except AttributeError as exc:
+        raise PositionError(f"not a position: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise PositionError(f"position fields must be integers: {exc}") from None
+    if len(hands) != 4:
+        raise PositionError("a position needs exactly four hands")
+    if not 0 <= leader <= 3:
+        raise PositionError(f"leader must be a seat 0..3, not {leader!r}")
+    if not 0 <= side <= 15:
+        raise PositionError(f"side must be a seat mask 0..15, not {side!r}")
+    if not 0 <= count <= 15:
+        raise PositionError(f"count must be a seat mask 0..15, not {count!r}")
+    if nil_seat is not None and not (0 <= nil <= 3 and side >> nil & 1):
+        raise PositionError(f"nil_seat must be one of the maximising side's seats, not {nil!r}")
+    if len(trick) > 3:
+        raise PositionError("a trick in progress holds at most three cards")
+    seen = 0
+    for h in hands:
+        if h < 0 or h >> 52 or seen & h:
+            raise PositionError("hands must be disjoint sets of the 52 cards")
+        seen |= h
+    for c in trick:
+        if not 0 <= c < 52 or seen >> c & 1:
+            raise PositionError("trick cards must be cards not held by any hand")
+        seen |= 1 << c
+    # seats that have played to the trick hold one card fewer
+    sizes = [popcount(hands[(leader + i) % 4]) + (1 if i < len(trick) else 0) for i in range(4)]
+    if len(set(sizes)) != 1:
+        raise PositionError(f"hand sizes do not fit the trick in progress: {sizes}")
+    four = (hands[0], hands[1], hands[2], hands[3])
+    return Position(four, leader, trick, spades_broken, breaking), side, count, nil
+
+
+__all__ = ["ALL_SEATS", "NIL_LOST", "Card", "CardMask", "Position", "PositionError", "Seat",
+           "SeatMask", "check_query"]
