@@ -5,12 +5,14 @@ auction's declarer: what each real player can bring about (the cooperative
 defence, each defender's duck with the declarer, the declarer's settle
 total), a table over every reachable defender-trick total with the three
 players' scores, bags, nil results, running totals and margins, the effect of
-each player's duck, and the card-level view for the player to move. The
-meaning of every number: docs/DUCK.md. ``--json``: the documented fields.
+each player's duck, who can break a defender's nil and what it does, and the
+card-level view for the player to move. ``--equilibrium`` adds the outcome
+when each player plays for their own score (endings only). The meaning of
+every number: docs/DUCK.md. ``--json``: the documented fields.
 """
 from __future__ import annotations
 
-from typing import Annotated, Dict, List
+from typing import Annotated, Dict, List, Optional
 
 import typer
 from rich import box
@@ -19,8 +21,10 @@ from rich.table import Table
 from rich.text import Text
 
 from dummy_spades.solver.dealfile import load_deal
-from dummy_spades.solver.duck import (DEFAULT_TIME_LIMIT, CardOption, DuckAnalysis, DuckEffect, Oracle,
-                         Outcome, PlayerLine, PlayerOptions, analyse)
+from dummy_spades.solver.duck import (DEFAULT_TIME_LIMIT, MAX_TRICKS, CardBreak, CardOption,
+                                     DuckAnalysis, DuckEffect, Equilibrium, NilBreak, Oracle,
+                                     Outcome, PlayerLine, PlayerOptions, analyse)
+from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.scoring import DUMMY
 
 from .common import console, emit_json, handle_errors, signed
@@ -28,7 +32,10 @@ from .options import DealFile, NoSpadeBreaking, json_option, time_limit_option
 from .render import card_names, card_text, nil_json
 
 TIME_HELP = ("Seconds for the searches beyond the core numbers (reachable totals, the declarer's "
-             "settle total, the lowest and highest totals); 0 skips them.")
+             "settle total, the totals of the nil-breaking games, the lowest and highest totals); "
+             "0 skips them.")
+EQUILIBRIUM_HELP = ("Add the outcome when each player plays for their own score (max-n search; "
+                    f"endings of at most {MAX_TRICKS} tricks).")
 
 
 def plural(n: int, word: str) -> str:
@@ -81,7 +88,37 @@ def _card_json(c: CardOption) -> Dict[str, object]:
     return {"cards": card_names(c.cards), "defender_tricks": c.defender_tricks,
             "declarer_tricks": c.outcome.declarer_tricks, "tricks_given_up": c.tricks_given_up,
             "duck": c.duck, "gains": list(c.gains), "loses": list(c.loses),
-            "outcome": outcome_json(c.outcome)}
+            "outcome": outcome_json(c.outcome),
+            "nil_breaks": [_card_break_json(b) for b in c.nil_breaks]}
+
+
+def _card_break_json(b: CardBreak) -> Dict[str, object]:
+    return {"breaker": b.breaker, "hand": b.hand, "can_force": b.can_force}
+
+
+def _break_json(b: NilBreak) -> Dict[str, object]:
+    q = b.question
+    return {"breaker": q.breaker, "hand": q.hand, "bidders": list(q.bidders),
+            "can_force": q.can_force, "with_declarer": q.with_declarer,
+            "defender_tricks": b.defender_tricks,
+            "outcome": None if b.outcome is None else outcome_json(b.outcome),
+            "own_change": b.own_change, "margin_change": b.margin_change, "pays": b.pays}
+
+
+def equilibrium_json(e: Equilibrium) -> Dict[str, object]:
+    return {
+        "outcome": outcome_json(e.outcome),
+        "cooperative": outcome_json(e.cooperative),
+        "differs": e.differs,
+        "changes": dict(e.changes),
+        "line": [{"hand": s.hand, "player": s.player, "card": format_card(s.card),
+                  "cooperative": s.cooperative} for s in e.line],
+        "first_deviation": e.first_deviation,
+        "cards": [{"cards": card_names(c.cards), "chosen": c.chosen,
+                   "outcome": outcome_json(c.outcome)} for c in e.cards],
+        "nodes": e.nodes,
+        "engine_leaves": e.engine_leaves,
+    }
 
 
 def duck_json(a: DuckAnalysis, file: str) -> Dict[str, object]:
@@ -115,9 +152,11 @@ def duck_json(a: DuckAnalysis, file: str) -> Dict[str, object]:
         "ignored_nils": [nil_json(n) for n in a.ignored_nils],
         "outcomes": [outcome_json(o) for o in a.outcomes],
         "effects": [_effect_json(e) for e in a.effects],
+        "nil_breaks": [_break_json(b) for b in a.nil_breaks],
         "cards": {"to_move": a.to_move, "played_by": a.played_by,
                   "best_defender_tricks": a.best_card_total,
                   "groups": [_card_json(c) for c in a.cards]},
+        "equilibrium": None if a.equilibrium is None else equilibrium_json(a.equilibrium),
         "complete": a.complete,
         "undetermined": list(a.undetermined),
     }
@@ -198,6 +237,17 @@ def _player_cell(p: PlayerLine) -> Text:
     return out
 
 
+def _player_cells(a: DuckAnalysis, o: Outcome) -> List[object]:
+    """Every player's cell of a row, the leaders' in bold."""
+    cells: List[object] = []
+    for p in a.players:
+        cell = _player_cell(o.line(p))
+        if p in o.leaders:
+            cell.stylize("bold")
+        cells.append(cell)
+    return cells
+
+
 def _nils_text(o: Outcome) -> Text:
     """``Alice>dummy kept*``: bidder > hand, the result, ``*`` where it decides the leader."""
     out = Text()
@@ -227,11 +277,7 @@ def _outcomes_table(a: DuckAnalysis) -> Table:
         if o.reachable is None:
             marks.append((" " if o.marks else "") + "reachable?", style="dim")
         row: List[object] = [Text(str(o.defender_tricks), style=style), str(o.declarer_tricks), marks]
-        for p in a.players:
-            cell = _player_cell(o.line(p))
-            if p in o.leaders:
-                cell.stylize("bold")
-            row.append(cell)
+        row += _player_cells(a, o)
         if a.nils:
             row.append(_nils_text(o))
         t.add_row(*row)
@@ -283,6 +329,8 @@ def _cards_table(a: DuckAnalysis) -> Table:
     t.add_column("card")
     t.add_column("gains")
     t.add_column("loses")
+    if a.nil_breaks:
+        t.add_column("breaks")
     for c in a.cards:
         cards = Text(" ").join(card_text(x) for x in sorted(c.cards, reverse=True))
         row: List[object] = [cards, str(c.defender_tricks), str(c.outcome.declarer_tricks)]
@@ -295,13 +343,95 @@ def _cards_table(a: DuckAnalysis) -> Table:
                    if c.duck else Text("best", style="dim"))
         row.append(Text(", ".join(c.gains), style="green"))
         row.append(Text(", ".join(c.loses), style="red"))
+        if a.nil_breaks:
+            row.append(", ".join(f"{b.breaker}>{b.hand}" for b in c.nil_breaks if b.can_force))
         t.add_row(*row)
     return t
 
 
+def _forces_text(b: NilBreak, declarer: str) -> Text:
+    """``alone``, ``with <declarer>`` or ``no``: who the breaker needs."""
+    q = b.question
+    if q.can_force:
+        return Text("alone", style="green")
+    if q.with_declarer:
+        return Text(f"with {declarer}", style="yellow")
+    return Text("no", style="dim")
+
+
+def _breaks_table(a: DuckAnalysis) -> Table:
+    t = _table(f"Nil breaking: forcing a trick on a defender's nil hand, against the cooperative "
+               f"outcome (D = {a.cooperative})")
+    for col, just in (("breaker", "left"), ("nil", "left"), ("forces", "left"), ("D", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for p in a.players:
+        t.add_column(p, justify="left")
+    for col in ("Δown", "Δmargin", "pays?"):
+        t.add_column(col, justify="left" if col == "pays?" else "right")
+    for b in a.nil_breaks:
+        row: List[object] = [Text(b.breaker, style="bold"), b.hand, _forces_text(b, a.declarer)]
+        if b.outcome is None:
+            why = "not determined" if b.question.can_force else ""
+            row += [Text("—", style="dim"), Text(why, style="dim")] + [""] * (len(a.players) + 2)
+        else:
+            row.append(str(b.defender_tricks))
+            row += _player_cells(a, b.outcome)
+            row += [signed(b.own_change or 0), signed(b.margin_change or 0), _yes(bool(b.pays))]
+        t.add_row(*row)
+    return t
+
+
+def _equilibrium_parts(a: DuckAnalysis, e: Equilibrium) -> List[object]:
+    t = _table("Equilibrium: each player plays for their own score (max-n), against cooperative "
+               "double-dummy play")
+    t.add_column("play")
+    t.add_column("D", justify="right")
+    t.add_column("decl", justify="right")
+    for p in a.players:
+        t.add_column(p, justify="left")
+    if a.nils:
+        t.add_column("nils")
+    for label, o in (("cooperative", e.cooperative), ("equilibrium", e.outcome)):
+        row: List[object] = [label, str(o.defender_tricks), str(o.declarer_tricks)]
+        row += _player_cells(a, o)
+        if a.nils:
+            row.append(_nils_text(o))
+        t.add_row(*row)
+    line = Text("Line: ")
+    first = 4 - len(a.deal.played) % 4        # cards left in the trick in progress
+    for i, step in enumerate(e.line):
+        if i:
+            line.append(" | " if (i - first) % 4 == 0 else ", ")
+        line.append(f"{step.hand} ")
+        line.append_text(card_text(step.card))
+        if not step.cooperative:
+            line.append("*", style="bold magenta")
+    verdict = ("differs from cooperative play: " + ", ".join(
+        f"{p} {signed(v)}" for p, v in e.changes.items() if v)
+        if e.differs else "the same as cooperative play")
+    cards = Text("Equilibrium card: ")
+    for i, c in enumerate(e.cards):
+        if i:
+            cards.append("; ")
+        cards.append_text(Text(" ").join(card_text(x) for x in sorted(c.cards, reverse=True)))
+        cards.append(f" D = {c.outcome.defender_tricks}", style="bold" if c.chosen else "")
+        if c.chosen:
+            cards.append(" (chosen)", style="bold")
+    notes = [Text(f"The equilibrium outcome {verdict}.")]
+    if e.first_deviation is not None:
+        notes.append(Text("*: not a best card of cooperative double-dummy play (the first is "
+                          f"card {e.first_deviation + 1} of the line).", style="dim"))
+    return [t, line, cards] + notes
+
+
 def render_analysis(a: DuckAnalysis) -> Group:
     parts: List[object] = [_header(a), Text(), _options_table(a), Text(), _outcomes_table(a),
-                           Text(), _effects_table(a), Text(), _cards_table(a)]
+                           Text(), _effects_table(a)]
+    if a.nil_breaks:
+        parts += [Text(), _breaks_table(a)]
+    parts += [Text(), _cards_table(a)]
+    if a.equilibrium is not None:
+        parts += [Text()] + _equilibrium_parts(a, a.equilibrium)
     for n in a.ignored_nils:
         parts.append(Text(f"{n.bidder}'s nil on {n.hand} does not count (not on the same side).",
                           style="dim"))
@@ -324,12 +454,14 @@ def duck(
     json_out: Annotated[bool, json_option("docs/DUCK.md")] = False,
     no_spade_breaking: NoSpadeBreaking = False,
     time_limit: Annotated[float, time_limit_option(TIME_HELP)] = DEFAULT_TIME_LIMIT,
+    with_equilibrium: Annotated[bool, typer.Option("--equilibrium", metavar="",
+                                                   help=EQUILIBRIUM_HELP)] = False,
 ) -> None:
     """What ducking does to every player's score: team splits, outcomes, card by card."""
     deal = load_deal(file)
     oracle = Oracle()
     a = analyse(deal, breaking=False if no_spade_breaking else None, oracle=oracle,
-                time_limit=time_limit)
+                time_limit=time_limit, with_equilibrium=with_equilibrium)
     if json_out:
         emit_json(duck_json(a, str(file)))
     else:

@@ -23,7 +23,8 @@ HANDS = Path(__file__).resolve().parent.parent / "hands"
 TOP_FIELDS = {"file", "title", "spade_breaking", "declarer", "left_defender", "right_defender",
               "bids", "position", "cooperative", "duck", "alone", "contract_total",
               "declarer_can_make", "settle", "lowest", "highest", "options", "nils",
-              "ignored_nils", "outcomes", "effects", "cards", "complete", "undetermined"}
+              "ignored_nils", "outcomes", "effects", "nil_breaks", "cards", "equilibrium",
+              "complete", "undetermined"}
 POSITION_FIELDS = {"tricks_played", "cards_played", "tricks_left", "to_move", "played_by", "won"}
 OUTCOME_FIELDS = {"defender_tricks", "declarer_tricks", "marks", "reachable", "reachable_by",
                   "players", "nils", "nil_decides", "leaders", "winner"}
@@ -33,7 +34,14 @@ OPTION_FIELDS = {"player", "role", "low", "high", "duck", "alone", "best", "reac
 EFFECT_FIELDS = {"player", "kind", "defender_tricks", "own_change", "margin_change",
                  "raises_own", "raises_margin"}
 CARD_FIELDS = {"cards", "defender_tricks", "declarer_tricks", "tricks_given_up", "duck", "gains",
-               "loses", "outcome"}
+               "loses", "outcome", "nil_breaks"}
+BREAK_FIELDS = {"breaker", "hand", "bidders", "can_force", "with_declarer", "defender_tricks",
+                "outcome", "own_change", "margin_change", "pays"}
+CARD_BREAK_FIELDS = {"breaker", "hand", "can_force"}
+EQUILIBRIUM_FIELDS = {"outcome", "cooperative", "differs", "changes", "line", "first_deviation",
+                      "cards", "nodes", "engine_leaves"}
+STEP_FIELDS = {"hand", "player", "card", "cooperative"}
+EQ_CARD_FIELDS = {"cards", "chosen", "outcome"}
 NIL_ROW_FIELDS = {"bidder", "hand", "kept", "points", "reason", "decides"}
 
 
@@ -57,7 +65,7 @@ def test_registered():
     assert r.exit_code == 0 and "duck" in r.stdout
     r = run("duck", "--help")
     assert r.exit_code == 0
-    for flag in ("--json", "--no-spade-breaking", "--time-limit"):
+    for flag in ("--json", "--no-spade-breaking", "--time-limit", "--equilibrium"):
         assert flag in r.stdout
 
 
@@ -80,6 +88,7 @@ def test_json_fields_and_agreement_with_the_library(tmp_path):
     assert set(data["cards"]) == {"to_move", "played_by", "best_defender_tricks", "groups"}
     for g in data["cards"]["groups"]:
         assert set(g) == CARD_FIELDS
+    assert data["equilibrium"] is None
     assert [n["hand"] for n in data["nils"]] == ["Alice", "Alice", "dummy"]
     # the same numbers as the library on the reference twin
     a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
@@ -192,5 +201,63 @@ def test_negative_time_limit_is_a_usage_error(tmp_path):
 def test_docs_name_every_json_field():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "DUCK.md").read_text(encoding="utf-8")
     for field in (TOP_FIELDS | POSITION_FIELDS | OUTCOME_FIELDS | PLAYER_FIELDS | OPTION_FIELDS
-                  | EFFECT_FIELDS | CARD_FIELDS | NIL_ROW_FIELDS):
+                  | EFFECT_FIELDS | CARD_FIELDS | NIL_ROW_FIELDS | BREAK_FIELDS | CARD_BREAK_FIELDS
+                  | EQUILIBRIUM_FIELDS | STEP_FIELDS | EQ_CARD_FIELDS):
         assert f"`{field}`" in doc, field
+    for reason in ("already-lost", "kept", "side-takes-more", "cannot-be-kept", "broken",
+                   "wins-a-trick"):
+        assert f"`{reason}`" in doc, reason
+
+
+# ------------------------------------------------------------------ nil breaking, equilibrium
+@pytest.fixture(scope="module")
+def nil_break_json():
+    return as_json(run("duck", HANDS / "nil-break.yaml", "--json", "--equilibrium"))
+
+
+def test_nil_break_json(nil_break_json):
+    data = nil_break_json
+    assert [(b["breaker"], b["hand"]) for b in data["nil_breaks"]] == [("Bob", "Alice"),
+                                                                        ("Carol", "Alice")]
+    for b in data["nil_breaks"]:
+        assert set(b) == BREAK_FIELDS
+    bob, carol = data["nil_breaks"]
+    assert bob["can_force"] and bob["with_declarer"] and bob["pays"] is True
+    assert (bob["defender_tricks"], bob["own_change"], bob["margin_change"]) == (7, 0, 200)
+    assert bob["outcome"]["leaders"] == ["Bob"]
+    assert [n["reason"] for n in bob["outcome"]["nils"]] == ["broken"]
+    assert not carol["can_force"] and carol["outcome"] is None and carol["pays"] is None
+    for g in data["cards"]["groups"]:
+        for x in g["nil_breaks"]:
+            assert set(x) == CARD_BREAK_FIELDS
+    forced = {c: g["nil_breaks"][0]["can_force"] for g in data["cards"]["groups"] for c in g["cards"]}
+    assert forced == {"SA": True, "S6": False, "S3": False, "D7": True}
+
+
+def test_equilibrium_json(nil_break_json):
+    e = nil_break_json["equilibrium"]
+    assert set(e) == EQUILIBRIUM_FIELDS
+    assert e["differs"] and e["changes"] == {"Carol": 0, "Alice": -200, "Bob": 0}
+    assert e["outcome"]["defender_tricks"] == 7 and e["outcome"]["winner"] is None
+    assert e["cooperative"]["winner"] == "Alice" and "coop" in e["cooperative"]["marks"]
+    assert len(e["line"]) == 16 and all(set(s) == STEP_FIELDS for s in e["line"])
+    assert e["line"][0]["player"] == "Bob" and e["first_deviation"] is None
+    assert sum(c["chosen"] for c in e["cards"]) == 1
+    assert all(set(c) == EQ_CARD_FIELDS for c in e["cards"])
+    assert e["nodes"] >= e["engine_leaves"] > 0
+
+
+def test_nil_break_tables():
+    r = run("duck", HANDS / "nil-break.yaml", "--equilibrium")
+    assert r.exit_code == 0, r.stderr
+    for text in ("Nil breaking", "alone", "breaks", "Bob>Al", "Equilibrium", "Line: Bob",
+                 "differs from cooperative play: Alice -200"):
+        assert text in r.stdout, text
+
+
+def test_equilibrium_above_the_card_limit():
+    check_bad(run("duck", HANDS / "duck-worked-example.yaml", "--equilibrium"),
+              "duck-worked-example.yaml", "played", "not available with 13 tricks left",
+              "at most 5 tricks")
+    check_bad(run("duck", HANDS / "duck-worked-example.yaml", "--equilibrium", "--json"),
+              "not available")

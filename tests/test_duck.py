@@ -25,12 +25,17 @@ from pathlib import Path
 import pytest
 
 from dummy_spades.solver.auction import Auction
-from dummy_spades.solver.cards import format_hand
+from dummy_spades.solver.cards import format_card, format_hand
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
-from dummy_spades.solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, DuckError, Oracle,
-                         analyse, card_totals, defender_roles, nil_keep_max, reach,
-                         reachable_totals, team_splits)
+from dummy_spades.solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, NOT_FORCED,
+                                     BreakGame, DuckError, Oracle, analyse, break_value, can_force,
+                                     card_can_force, card_totals, defender_roles, nil_keep_max,
+                                     reach, reachable_totals, team_splits)
+from dummy_spades.solver.duck import DealPosition, HandLevel, Scorer, find_equilibrium
+from dummy_spades.solver.duck.equilibrium import card_groups as eq_card_groups
+from dummy_spades.solver.duck.hand import nil_statuses
+from dummy_spades.solver.duck.questions import after_card_won_by
 from dummy_spades.solver.position import Position
 from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
 from dummy_spades.solver.scoring import TRICKS_PER_HAND, NilBet, Standing, score_hand
@@ -472,3 +477,305 @@ def test_engine_nil_queries_match_reference():
         pos = deal.play_state().engine_position()
         for seat in (0, 1, 2):
             assert nil_keep_max(pos, seat, Oracle()) == nil_keep_max(pos, seat, Oracle("reference"))
+
+
+# ------------------------------------------------------------ nil breaking
+def lex_break(hands, leader, trick, broken, breaking, game, done=False):
+    """The breaking game by plain lexicographic minimax: values are (the nil
+    hand has won a trick, tricks of game.count); the breakers maximise, the
+    other seats minimise. NOT_FORCED when the hand can be kept trickless."""
+    @lru_cache(maxsize=None)
+    def value(hands, leader, trick, broken, done):
+        if not any(hands) and not trick:
+            return done, 0
+        seat = (leader + len(trick)) % 4
+        vals = []
+        for _, child, _ in _children(hands, leader, trick, broken, breaking):
+            if child[2]:                       # the trick goes on
+                vals.append(value(*child[:4], done))
+                continue
+            w = child[1]
+            b, n = value(*child[:4], done or w == game.nil_seat)
+            vals.append((b, n + (game.count >> w & 1)))
+        return max(vals) if game.breakers >> seat & 1 else min(vals)
+
+    b, n = value(hands, leader, trick, broken, done)
+    return n if b else NOT_FORCED
+
+
+def break_games(seat):
+    return {"partner": BreakGame.by_defender(seat), "declarer": BreakGame.by_declarer(seat),
+            "with-declarer": BreakGame.with_declarer(seat)}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_break_value_matches_lexicographic_minimax(backend):
+    oracle = Oracle(backend)
+    forced = kept = 0
+    for pos in SMALL[:24] + positions(4545, 12, 3):
+        for seat in (1, 3):
+            for name, game in break_games(seat).items():
+                want = lex_break(*pos[:], game)
+                assert break_value(pos, game, oracle) == want, (pos, name)
+                assert can_force(pos, game, oracle) == (want != NOT_FORCED)
+                forced += want != NOT_FORCED
+                kept += want == NOT_FORCED
+    assert forced > 20 and kept > 20
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_card_can_force_matches_minimax(backend):
+    oracle = Oracle(backend)
+    for pos in SMALL[:12]:
+        for seat in (1, 3):
+            for game in break_games(seat).values():
+                got = card_can_force(pos, game, oracle)
+                for card, child, _ in _children(*pos[:]):
+                    done = not child[2] and child[1] == seat
+                    assert got[card] == (lex_break(*child, game, done) != NOT_FORCED), (pos, card)
+
+
+def test_break_value_budget():
+    pos = next(p for p in SMALL if lex_break(*p[:], BreakGame.by_defender(1)) not in (NOT_FORCED, 0))
+    assert break_value(pos, BreakGame.by_defender(1), Oracle("reference"), budget=0) is None
+
+
+def live_nil_deal(seed, calls, tricks=9, extra=0, scores=None):
+    """A late deal in which every applicable nil hand has won nothing: the
+    nil hands always play their lowest card (seeds are tried from ``seed`` on)."""
+    while True:
+        rng = random.Random(seed)
+        auction = Auction.from_calls(PLAYERS, "Carol", calls)
+        deal = Deal(PLAYERS, "Carol", random_hands(rng), auction=auction, scores=scores)
+        state = deal.play_state()
+        nil_seats = {state.names.index(b.hand) for b in auction.applicable_nils()}
+        for _ in range(4 * tricks + extra):
+            moves = state.legal_moves()
+            low = state.to_move in nil_seats
+            state.play(min(moves, key=lambda c: c % 13) if low else rng.choice(moves))
+        if not any(state.tricks_won[s] for s in nil_seats):
+            return replace(deal, played=state.moves)
+        seed += 1000
+
+
+#: Alice defends with a nil on her own hand, Bob bets nil on Alice too.
+PARTNER_NIL_CALLS = ("2 nil self", "3 nil Alice", "7")
+BREAK_DEALS = [live_nil_deal(s, PARTNER_NIL_CALLS, tricks=9 + s % 2, extra=s % 4)
+               for s in (1, 2, 3, 4, 5, 6, 13, 16)] + \
+    [live_nil_deal(s, ("1 nil self", "4", "7"), tricks=9, extra=s % 4,
+                   scores={"Alice": Standing(420, 3), "Bob": Standing(410, 2),
+                           "Carol": Standing(380, 5)}) for s in range(7, 12)]
+
+
+@pytest.mark.parametrize("deal", BREAK_DEALS, ids=lambda d: f"{len(d.played)}cards")
+def test_nil_breaks_at_deal_level(deal):
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
+    state = deal.play_state()
+    pos = state.engine_position()
+    w, left = state.defender_tricks, state.tricks_left
+    assert [(b.breaker, b.hand) for b in a.nil_breaks] == [("Bob", "Alice"), ("Carol", "Alice")]
+    coop = a.outcome(a.cooperative)
+    for b in a.nil_breaks:
+        q = b.question
+        assert set(q.bidders) == {n.bidder for n in a.nils if n.hand == "Alice"}
+        partner = b.breaker != a.declarer
+        game = BreakGame.by_defender(1) if partner else BreakGame.by_declarer(1)
+        want = lex_break(*pos[:], game)
+        assert q.can_force == (want != NOT_FORCED)
+        if partner:
+            assert q.with_declarer == (lex_break(*pos[:], BreakGame.with_declarer(1)) != NOT_FORCED)
+        else:
+            assert q.with_declarer is None
+            assert q.can_force == (a.nils[0].keep_max is None)   # the table's nil query
+        if not q.can_force:
+            assert b.outcome is None and b.pays is None
+            continue
+        assert b.defender_tricks == w + (want if partner else left - want)
+        o = b.outcome
+        assert o.defender_tricks == b.defender_tricks
+        for s in o.nils:
+            if s.hand == "Alice":
+                assert not s.kept and s.reason == "broken" and s.points == -100
+        hand_tricks = {"Alice": 1}
+        result = deal.score(TRICKS_PER_HAND - o.defender_tricks, hand_tricks)
+        for line in o.players:
+            want_value = (result.ledger and next(e.after.points for e in result.ledger
+                                                 if e.player == line.player))
+            assert line.points == result.score_of(line.player).points
+            assert line.value == (want_value if deal.scores else line.points)
+        assert b.own_change == o.value(b.breaker) - coop.value(b.breaker)
+        assert b.margin_change == o.line(b.breaker).margin - coop.line(b.breaker).margin
+        assert b.pays == ((b.own_change, b.margin_change) > (0, 0))
+    # card level: who can still force the trick after each card
+    for opt in a.cards:
+        assert [(x.breaker, x.hand) for x in opt.nil_breaks] == [("Bob", "Alice"), ("Carol", "Alice")]
+        for x in opt.nil_breaks:
+            game = BreakGame.by_defender(1) if x.breaker == "Bob" else BreakGame.by_declarer(1)
+            child, winner = after_card_won_by(pos, opt.cards[0])
+            after = lex_break(*child, game, winner == 1)
+            assert x.can_force == (after != NOT_FORCED)
+
+
+def test_the_deals_cover_every_kind_of_break():
+    seen = set()
+    for d in BREAK_DEALS:
+        for b in analyse(d, oracle=Oracle("reference"), time_limit=None).nil_breaks:
+            seen.add((b.breaker, b.question.can_force, b.question.with_declarer, b.pays))
+    for kind in (("Bob", True, True, True), ("Bob", True, True, False), ("Bob", False, True, None),
+                 ("Bob", False, False, None), ("Carol", True, None, False),
+                 ("Carol", False, None, None)):
+        assert kind in seen
+
+
+def test_break_total_not_determined_in_time():
+    deal = BREAK_DEALS[-1]
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
+    for b in a.nil_breaks:
+        assert b.defender_tricks is None and b.outcome is None
+        if b.question.can_force:
+            assert f"the total when {b.breaker} breaks the nil on Alice" in a.undetermined
+
+
+@needs_engine
+def test_nil_break_deal():
+    deal = load_deal(HANDS / "nil-break.yaml")
+    a = analyse(deal, time_limit=None)
+    coop = a.outcome(a.cooperative)
+    assert a.cooperative == 7 and coop.winner == "Alice" and coop.nils[0].kept
+    bob = a.nil_break("Bob", "Alice")
+    assert bob.question.can_force and bob.defender_tricks == 7 and bob.pays
+    assert (bob.own_change, bob.margin_change) == (0, 200)
+    assert bob.outcome.leaders == ("Bob",) and bob.outcome.winner is None
+    assert {p.player: p.value for p in bob.outcome.players} == {"Alice": 336, "Bob": 453, "Carol": 310}
+    assert not a.nil_break("Carol", "Alice").question.can_force
+    keeps = {format_card(c): opt.nil_breaks[0].can_force for opt in a.cards for c in opt.cards}
+    assert keeps == {"SA": True, "S6": False, "S3": False, "D7": True}
+
+
+# ------------------------------------------------------------ equilibrium
+def brute_equilibrium(deal):
+    """Max-n by enumeration: every legal card tried, the finished hand scored
+    by Deal.score; each player takes the card with the highest (value,
+    margin, side tricks), the lowest card on ties. Returns (moves, result)."""
+    state = deal.play_state()
+    names = state.names
+    declarer = names[0]
+
+    def key(result, player):
+        if result.ledger is not None:
+            values = {e.player: e.after.points for e in result.ledger}
+        else:
+            values = {s.player: s.points for s in result.scores}
+        margin = values[player] - max(v for p, v in values.items() if p != player)
+        side = result.declarer_tricks if player == declarer else result.defender_tricks
+        return values[player], margin, side
+
+    def search():
+        if state.is_over:
+            return tuple(state.moves), replace(deal, played=state.moves).score()
+        player = names[state.controller]
+        best = None
+        for card in sorted(state.legal_moves()):
+            state.play(card)
+            leaf = search()
+            state.unplay()
+            if best is None or key(leaf[1], player) > key(best[1], player):
+                best = leaf
+        return best
+
+    return search()
+
+
+EQ_SCORES = {"Alice": Standing(455, 8), "Bob": Standing(440, 2), "Carol": Standing(430, 9)}
+EQ_CALLS = [("5", "6", "7"), ("4", "7", "8"), ("2 nil self", "3 nil Alice", "7"),
+            ("1 nil self", "4", "7"), ("3", "5", "6 nil dummy")]
+
+
+def eq_deal(seed):
+    return live_nil_deal(seed, EQ_CALLS[seed % 5], tricks=10 + seed % 2, extra=seed % 4,
+                         scores=EQ_SCORES if seed % 3 == 0 else None)
+
+
+# seeds 22 ... 148: endings where the equilibrium differs from cooperative play
+EQ_DEALS = [eq_deal(s) for s in list(range(1, 21)) + [22, 32, 54, 88, 108, 148]]
+
+
+def equilibrium_of(deal, oracle):
+    at = DealPosition.of(deal)
+    nils = nil_statuses(at, oracle)
+    scorer = Scorer(at.deal, nils)
+    return find_equilibrium(at, scorer, nils,
+                            scorer.outcome(HandLevel.at(at, oracle).cooperative), oracle)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_equilibrium_matches_brute_force(backend):
+    oracle = Oracle(backend)
+    differs = engine_leaves = searched = 0
+    for deal in EQ_DEALS:
+        moves, result = brute_equilibrium(deal)
+        e = equilibrium_of(deal, oracle)
+        assert tuple(s.card for s in e.line) == moves[len(deal.played):]
+        o = e.outcome
+        assert o.declarer_tricks == result.declarer_tricks
+        assert [p.points for p in o.players] == [s.points for s in result.scores]
+        assert {n.hand: n.kept for n in o.nils} == {r.hand: r.success for s in result.scores
+                                                     for r in s.nils}
+        state = deal.play_state()
+        for s in e.line:
+            assert s.hand == state.names[state.to_move]
+            assert s.player == state.names[state.controller]
+            values = REF.card_values(state.engine_position(), DEF)
+            best = (max if state.controller in (1, 3) else min)(values.values())
+            assert s.cooperative == (values[s.card] == best)
+            state.play(s.card)
+        assert e.first_deviation == next((i for i, s in enumerate(e.line) if not s.cooperative),
+                                         None)
+        assert dict(e.changes) == {p.player: p.value - e.cooperative.value(p.player)
+                                   for p in o.players}
+        chosen = [c for c in e.cards if c.chosen]
+        assert len(chosen) == 1 and chosen[0].cards[0] == e.line[0].card
+        assert chosen[0].outcome == o
+        differs += e.differs
+        engine_leaves += e.engine_leaves
+        searched += e.nodes - e.engine_leaves
+    assert differs >= 6 and engine_leaves and searched
+
+
+def test_equilibrium_card_groups_are_equivalent_cards():
+    for pos in SMALL:
+        groups = eq_card_groups(pos)
+        legal = legal_cards(pos.hands[(pos.leader + len(pos.trick)) % 4], pos.trick,
+                            pos.spades_broken, pos.breaking)
+        assert sorted(c for g in groups for c in g) == [c for c in range(52) if legal >> c & 1]
+        for g in groups:
+            # equivalent: the same defender total whoever maximises, for each card of the group
+            for maxers in (DEF, 0b0101):
+                vals = {minimax(*child, maxers) + won
+                        for card, child, won in _children(*pos[:]) if card in g}
+                assert len(vals) == 1
+
+
+def test_equilibrium_above_the_size_limit():
+    deal = late_deal(1, tricks=7)
+    with pytest.raises(DuckError, match="not available with 6 tricks left"):
+        analyse(deal, oracle=Oracle("reference"), with_equilibrium=True)
+
+
+@needs_engine
+def test_equilibrium_at_the_size_limit():
+    for seed in range(1, 4):
+        deal = live_nil_deal(seed, ("1 nil self", "4", "7"), tricks=8)
+        a = analyse(deal, time_limit=0, with_equilibrium=True)
+        assert a.tricks_left == 5 and a.equilibrium.line[-1].card in range(52)
+        assert len(a.equilibrium.line) == 20
+
+
+@needs_engine
+def test_nil_break_deal_equilibrium():
+    a = analyse(load_deal(HANDS / "nil-break.yaml"), time_limit=0, with_equilibrium=True)
+    e = a.equilibrium
+    assert e.differs and dict(e.changes) == {"Carol": 0, "Alice": -200, "Bob": 0}
+    assert e.outcome.defender_tricks == 7 and e.outcome.leaders == ("Bob",)
+    assert [(n.hand, n.reason) for n in e.outcome.nils] == [("Alice", "wins-a-trick")]
+    assert e.cooperative.winner == "Alice" and e.outcome.winner is None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dummy_spades.cli.show import show_json
-from dummy_spades.solver.cards import parse_hand
+from dummy_spades.solver.cards import format_hand, parse_hand
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import NilBet, Standing
 from dummy_spades.solver.seating import DECLARER_SIDE
@@ -124,6 +124,19 @@ def check_suicide(d):
     assert d.auction.ignored_nils() == [NilBet("Alice", "dummy")]
 
 
+def check_nil_break(d):
+    s = d.play_state()
+    assert d.declarer == "Carol" and d.auction.applicable_nils() == [NilBet("Alice", "Alice")]
+    assert dict(zip(s.names, s.tricks_won)) == {"Carol": 2, "Alice": 0, "dummy": 3, "Bob": 4}
+    assert s.names[s.to_move] == "Bob" and s.tricks_left == 4 and s.spades_broken
+    pos = s.engine_position()
+    # Alice holds only the diamond ace and queen; nobody can trump a diamond
+    assert format_hand(s.hands[1]) == ".Q.AQ.8"
+    assert REF.max_tricks(pos, 0b1010) == 3              # defenders: 7 in all
+    assert REF.max_tricks(pos, 0b1010, nil_seat=1) == 3  # keeping Alice's nil
+    assert REF.max_tricks(pos, 0b0111, nil_seat=1) == -1  # Bob alone breaks it
+
+
 CHECKS = {
     "worked-example": check_worked_example,
     "duck-worked-example": check_worked_example,  # the same hands (its DD facts: tests/test_duck.py)
@@ -139,6 +152,7 @@ CHECKS = {
     "nil-candidate": check_nil_candidate,
     "mirror": check_mirror,
     "suicide": check_suicide,
+    "nil-break": check_nil_break,
 }
 
 

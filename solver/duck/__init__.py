@@ -10,10 +10,12 @@ meaning of every number is in docs/DUCK.md.
 
 * :mod:`.questions`: the position-level questions, engine queries through an
   :class:`Oracle` (the compiled engine by default, the reference twin for
-  tests); :mod:`.reach`: which totals a player can bring about.
+  tests); :mod:`.reachable`: which totals a player can bring about.
 * :mod:`.outcomes`: outcome rows, scores, nils settled, duck effects.
 * :mod:`.hand`: the deal at its position and the core numbers;
   :mod:`.searches`: the optional searches under a time limit.
+* :mod:`.nilbreak`: breaking a defender's nil (the other defender, the
+  declarer); :mod:`.equilibrium`: the max-n equilibrium of small endings.
 * :mod:`.analysis`: :func:`analyse` -> :class:`DuckAnalysis`.
 
 Seats: 0 declarer, 1 left defender, 2 dummy, 3 right defender; the declarer
@@ -21,18 +23,24 @@ plays the dummy. Nothing here prints.
 """
 from .analysis import (DEFAULT_TIME_LIMIT, CardLevel, CardOption, DuckAnalysis, PlayerOptions,
                        analyse)
+from .equilibrium import (MAX_TRICKS, Equilibrium, EquilibriumCard, EquilibriumStep,
+                          find_equilibrium)
 from .hand import DealPosition, DuckError, HandLevel, check_deal
-from ..parallel import run_limited
+from .nilbreak import (BREAK_BUDGET, NOT_FORCED, BreakGame, BreakQuestion, CardBreak, NilBreak,
+                       break_value, can_force, card_can_force)
 from .outcomes import DuckEffect, NilSettlement, NilStatus, Outcome, PlayerLine, Scorer
 from .questions import (ALL_SEATS, DEFENDER_SEATS, Oracle, TeamSplits, after_card, card_nil_keep_max,
                         card_totals, default_oracle, highest_total, lowest_total, nil_keep_max,
                         team_splits)
-from .reach import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, REACH_BUDGET, child_lows,
-                    defender_roles, reach, reachable_totals)
+from .reachable import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, REACH_BUDGET,
+                        child_lows, defender_roles, reach, reachable_totals)
 
 __all__ = [
     "DEFAULT_TIME_LIMIT", "CardLevel", "CardOption", "DuckAnalysis", "PlayerOptions", "analyse",
-    "DealPosition", "DuckError", "HandLevel", "check_deal", "run_limited",
+    "MAX_TRICKS", "Equilibrium", "EquilibriumCard", "EquilibriumStep", "find_equilibrium",
+    "BREAK_BUDGET", "NOT_FORCED", "BreakGame", "BreakQuestion", "CardBreak", "NilBreak",
+    "break_value", "can_force", "card_can_force",
+    "DealPosition", "DuckError", "HandLevel", "check_deal",
     "DuckEffect", "NilSettlement", "NilStatus", "Outcome", "PlayerLine", "Scorer",
     "ALL_SEATS", "DEFENDER_SEATS", "Oracle", "TeamSplits", "after_card", "card_nil_keep_max",
     "card_totals", "default_oracle", "highest_total", "lowest_total", "nil_keep_max", "team_splits",

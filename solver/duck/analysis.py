@@ -9,11 +9,13 @@ from typing import Dict, List, Mapping, Optional, Tuple
 from ..cards import suit_of
 from ..deal import Deal
 from ..scoring import TRICKS_PER_HAND, NilBet
+from .equilibrium import Equilibrium, check_size, find_equilibrium
 from .hand import DealPosition, HandLevel, nil_statuses
+from .nilbreak import BreakQuestion, CardBreak, NilBreak, break_questions, card_breaks, nil_break
 from .outcomes import DuckEffect, NilStatus, Outcome, Scorer, best_total, effect
 from .questions import DEFENDER_SEATS, Oracle, card_nil_keep_max, card_totals, default_oracle
-from .reach import REACH_BUDGET
-from .searches import Reachability, listed, run_searches
+from .reachable import REACH_BUDGET
+from .searches import Findings, Reachability, listed, run_searches
 
 #: Default wall-clock limit (seconds) for the searches beyond the core
 #: numbers: reachable totals, the declarer's settle total, lowest / highest.
@@ -66,6 +68,7 @@ class CardOption:
     tricks_given_up: int
     gains: Tuple[str, ...]
     loses: Tuple[str, ...]
+    nil_breaks: Tuple[CardBreak, ...] = ()
 
     @property
     def duck(self) -> bool:
@@ -115,6 +118,8 @@ class DuckAnalysis:
     best_card_total: int
     complete: bool                # every search finished within the time limit
     undetermined: Tuple[str, ...] = ()
+    nil_breaks: Tuple[NilBreak, ...] = ()
+    equilibrium: Optional[Equilibrium] = None
 
     @property
     def defenders(self) -> Tuple[str, str]:
@@ -138,6 +143,12 @@ class DuckAnalysis:
 
     def effects_of(self, player: str) -> Tuple[DuckEffect, ...]:
         return tuple(e for e in self.effects if e.player == player)
+
+    def nil_break(self, breaker: str, hand: str) -> NilBreak:
+        for b in self.nil_breaks:
+            if (b.breaker, b.hand) == (breaker, hand):
+                return b
+        raise KeyError((breaker, hand))
 
 
 # ------------------------------------------------------------------ the steps
@@ -212,14 +223,16 @@ def duck_effects(options: Tuple[PlayerOptions, ...], rows: Rows,
     return tuple(effects)
 
 
-def card_level(at: DealPosition, nils: Tuple[NilStatus, ...], scorer: Scorer,
-               oracle: Oracle) -> CardLevel:
+def card_level(at: DealPosition, nils: Tuple[NilStatus, ...], breaks: Tuple[BreakQuestion, ...],
+               scorer: Scorer, oracle: Oracle) -> CardLevel:
     """Every legal card of the player to move, with the outcome when play is
     cooperative afterwards (each nil settled by the nil-aware query after
-    that card), the tricks it gives up and who gains or loses by it."""
+    that card), the tricks it gives up, who gains or loses by it, and who
+    can still force a trick on each defender's nil hand after it."""
     won = at.won_by_defenders
     groups = card_totals(at.pos, oracle)
     card_keep = {n.hand: card_nil_keep_max(at.pos, n.seat, oracle) for n in nils if not n.won}
+    breaks_after = card_breaks(at, breaks, oracle)
     totals = [won + v for _, v in groups]
     best = max(totals) if at.chooser in DEFENDER_SEATS else min(totals)
     built = []
@@ -234,39 +247,62 @@ def card_level(at: DealPosition, nils: Tuple[NilStatus, ...], scorer: Scorer,
     for cards, row, given in built:
         gains = tuple(p for p in at.players if row.value(p) > ref.value(p))
         loses = tuple(p for p in at.players if row.value(p) < ref.value(p))
-        options.append(CardOption(cards, row, given, gains, loses))
+        options.append(CardOption(cards, row, given, gains, loses,
+                                  breaks_after.get(cards[0], ())))
     options.sort(key=lambda c: (c.tricks_given_up, suit_of(c.cards[0]), -max(c.cards)))
     return CardLevel(tuple(options), best)
 
 
+def nil_breaks(questions: Tuple[BreakQuestion, ...], found: Findings, scorer: Scorer,
+               cooperative: Outcome) -> Tuple[Tuple[NilBreak, ...], List[str]]:
+    """Each breaking game's outcome, and the totals not found in time."""
+    out, unsure = [], []
+    for q in questions:
+        total = found.break_total(q) if q.can_force else None
+        if q.can_force and total is None:
+            unsure.append(f"the total when {q.breaker} breaks the nil on {q.hand}")
+        out.append(nil_break(q, total, scorer, cooperative))
+    return tuple(out), unsure
+
+
 # ------------------------------------------------------------------ analyse
 def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle] = None,
-            time_limit: Optional[float] = DEFAULT_TIME_LIMIT,
-            budget: int = REACH_BUDGET) -> DuckAnalysis:
+            time_limit: Optional[float] = DEFAULT_TIME_LIMIT, budget: int = REACH_BUDGET,
+            with_equilibrium: bool = False) -> DuckAnalysis:
     """The duck analysis of ``deal`` at its current position (after its
     ``played`` cards) for the auction's declarer.
 
     ``breaking=False`` switches the spade-breaking rule off (``None``: the
-    deal's rule). The core numbers (cooperative, ducks, nils, card level) are
-    always computed; the searches for reachable totals, the settle total and
-    the lowest / highest totals run for at most ``time_limit`` seconds
+    deal's rule). The core numbers (cooperative, ducks, nils, who can break
+    a defender's nil, card level) are always computed; the searches for
+    reachable totals, the settle total, the totals of the nil-breaking games
+    and the lowest / highest totals run for at most ``time_limit`` seconds
     (``None``: no limit, in this process); what they did not settle is listed
-    in :attr:`DuckAnalysis.undetermined`."""
+    in :attr:`DuckAnalysis.undetermined`. ``with_equilibrium``: add the
+    max-n equilibrium of the ending (a :class:`DuckError` above its size
+    limit, raised before any search)."""
     at = DealPosition.of(deal, breaking)
+    if with_equilibrium:
+        check_size(at)
     oracle = oracle or default_oracle()
     hand = HandLevel.at(at, oracle)
     nils = nil_statuses(at, oracle)
-    found = run_searches(at, hand, oracle, time_limit, budget)
+    breaks = break_questions(at, nils, oracle)
+    found = run_searches(at, hand, breaks, oracle, time_limit, budget)
     reach = Reachability.settled(at, hand, found)
     scorer = Scorer(at.deal, nils)
     rows, unsure = outcome_rows(at, hand, reach, scorer)
     options = player_options(at, hand, reach, rows)
     outcomes = marked(rows, row_marks(at, hand, reach, options, nils))
     effects = duck_effects(options, rows, hand.cooperative)
-    cards = card_level(at, nils, scorer, oracle)
+    coop = next(o for o in outcomes if o.defender_tricks == hand.cooperative)
+    broken, unsure_breaks = nil_breaks(breaks, found, scorer, coop)
+    cards = card_level(at, nils, breaks, scorer, oracle)
+    eq = find_equilibrium(at, scorer, nils, coop, oracle) if with_equilibrium else None
     undetermined = list(reach.undetermined)
     if unsure:
         undetermined.append(f"whether any play-out ends with D = {listed(unsure)}")
+    undetermined += unsure_breaks
     if not found.finished and not undetermined:
         undetermined.append("some reachable totals")
     auction = at.deal.auction
@@ -279,4 +315,5 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
         contract_total=hand.contract_total, settle=reach.settle, nils=nils,
         ignored_nils=tuple(auction.ignored_nils()), options=options, outcomes=outcomes,
         effects=effects, cards=cards.cards, best_card_total=cards.best_total,
-        complete=not undetermined, undetermined=tuple(undetermined))
+        complete=not undetermined, undetermined=tuple(undetermined), nil_breaks=broken,
+        equilibrium=eq)

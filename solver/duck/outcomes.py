@@ -245,6 +245,11 @@ def effect(player: str, kind: str, total: Optional[int], rows: Mapping[int, Outc
     cooperative one); no changes when ``total`` is unknown or has no row."""
     if total is None or total not in rows:
         return DuckEffect(player, kind, total, None, None)
-    row = rows[total]
-    return DuckEffect(player, kind, total, row.value(player) - base.value(player),
-                      row.line(player).margin - base.line(player).margin)
+    own, margin = changes(player, rows[total], base)
+    return DuckEffect(player, kind, total, own, margin)
+
+
+def changes(player: str, row: Outcome, base: Outcome) -> Tuple[int, int]:
+    """``player``'s value and margin in ``row`` minus those in ``base``."""
+    return (row.value(player) - base.value(player),
+            row.line(player).margin - base.line(player).margin)

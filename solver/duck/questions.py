@@ -84,8 +84,15 @@ def default_oracle() -> Oracle:
 def after_card(pos: Position, card: int) -> Tuple[Position, int]:
     """The position after ``card`` (:meth:`Position.play`) and the defender
     tricks it completes (0 or 1)."""
+    after, winner = after_card_won_by(pos, card)
+    return after, 1 if winner is not None and DEFENDER_SIDE >> winner & 1 else 0
+
+
+def after_card_won_by(pos: Position, card: int) -> Tuple[Position, Optional[int]]:
+    """The position after ``card`` (:meth:`Position.play`) and the seat that
+    wins the trick it completes (``None`` while the trick goes on)."""
     after = pos.play(card)
-    return after, 1 if not after.trick and DEFENDER_SIDE >> after.leader & 1 else 0
+    return after, None if after.trick else after.leader
 
 
 # ---------------------------------------------------------------- team splits

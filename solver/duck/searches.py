@@ -1,9 +1,10 @@
 """The optional searches of the duck analysis, run under a time limit
-(docs/DUCK.md "Reachable totals"): which totals each player can bring about,
-the declarer's settle total, and the lowest and highest totals of any
-play-out.
+(docs/DUCK.md "Reachable totals", "Nil breaking"): which totals each player
+can bring about, the declarer's settle total, the totals of the nil-breaking
+games, and the lowest and highest totals of any play-out.
 
-The searches ask typed questions (:class:`Reach`, :class:`Extreme`), most
+The searches ask typed questions (:class:`Reach`, :class:`Break`,
+:class:`Extreme`), most
 important first; :func:`run_searches` runs them for at most the time limit
 and :class:`Reachability` reads what they settled. Totals are whole-hand
 defender totals.
@@ -13,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .hand import DealPosition, HandLevel
 from ..parallel import run_limited
+from .hand import DealPosition, HandLevel
+from .nilbreak import BreakQuestion, break_total
 from .questions import DEFENDER_SEATS, Oracle, highest_total, lowest_total
-from .reach import DECLARER_ROLES, EVERYONE_ROLES, Roles, defender_roles, reach
+from .reachable import DECLARER_ROLES, EVERYONE_ROLES, Roles, defender_roles, reach
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,15 @@ class Reach:
 
 
 @dataclass(frozen=True)
+class Break:
+    """The whole-hand total of ``breaker``'s game against the nil on ``hand``
+    (:class:`~.nilbreak.BreakQuestion`)."""
+
+    breaker: str
+    hand: str
+
+
+@dataclass(frozen=True)
 class Extreme:
     """The ``"lowest"`` or ``"highest"`` total of any legal play-out."""
 
@@ -36,7 +47,7 @@ class Extreme:
 
 
 LOWEST, HIGHEST = Extreme("lowest"), Extreme("highest")
-Question = Union[Reach, Extreme]
+Question = Union[Reach, Break, Extreme]
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,10 @@ class Findings:
         v = self.answers.get(which)
         return None if v is None else int(v)  # type: ignore[call-overload]
 
+    def break_total(self, q: BreakQuestion) -> Optional[int]:
+        v = self.answers.get(Break(q.breaker, q.hand))
+        return None if v is None else int(v)  # type: ignore[call-overload]
+
     def reached_by(self, player: str) -> List[int]:
         """The totals ``player`` was shown to bring about."""
         return [q.total for q, v in self.answers.items()
@@ -64,8 +79,10 @@ class Findings:
 class _Searches:
     """The search questions of one analysis, most important first."""
 
-    def __init__(self, at: DealPosition, hand: HandLevel, oracle: Oracle, budget: int) -> None:
+    def __init__(self, at: DealPosition, hand: HandLevel, breaks: Sequence[BreakQuestion],
+                 oracle: Oracle, budget: int) -> None:
         self.at, self.hand, self.oracle, self.budget = at, hand, oracle, budget
+        self.breaks = [q for q in breaks if q.can_force]
         self.roles: Dict[Optional[str], Roles] = {at.declarer: DECLARER_ROLES, None: EVERYONE_ROLES}
         for x in DEFENDER_SEATS:
             self.roles[at.names[x]] = defender_roles(x)
@@ -76,6 +93,11 @@ class _Searches:
         self.done[q] = reach(self.at.pos, self.roles[q.player], q.total - won, q.total - won,
                              self.oracle, self.budget)
         return q, self.done[q]
+
+    def breaking(self, q: BreakQuestion) -> Tuple[Question, object]:
+        key = Break(q.breaker, q.hand)
+        self.done[key] = break_total(self.at, q, self.oracle, self.budget)
+        return key, self.done[key]
 
     def extreme(self, q: Extreme) -> Tuple[Question, object]:
         find = lowest_total if q is LOWEST else highest_total
@@ -97,16 +119,19 @@ class _Searches:
                 yield q, r
                 if r:
                     break
-        # 3. the fewest of any play-out (usually quick)
+        # 3. the totals of the nil-breaking games
+        for b in self.breaks:
+            yield self.breaking(b)
+        # 4. the fewest of any play-out (usually quick)
         yield self.extreme(LOWEST)
-        # 4. the declarer's other totals upwards, while reachable
+        # 5. the declarer's other totals upwards, while reachable
         for t in range(coop + 1, hand.top_possible + 1):
             q = Reach(declarer, t)
             if q not in self.done:
                 yield self.ask(q)
             if not self.done[q]:
                 break
-        # 5. the most of any play-out (proving it can be slow), the rest
+        # 6. the most of any play-out (proving it can be slow), the rest
         yield self.extreme(HIGHEST)
         lowest, highest = self.done[LOWEST], self.done[HIGHEST]
         for t in range(coop + 1, highest):  # type: ignore[call-overload]
@@ -118,11 +143,11 @@ class _Searches:
                 yield self.ask(Reach(None, t))
 
 
-def run_searches(at: DealPosition, hand: HandLevel, oracle: Oracle,
-                 time_limit: Optional[float], budget: int) -> Findings:
+def run_searches(at: DealPosition, hand: HandLevel, breaks: Sequence[BreakQuestion],
+                 oracle: Oracle, time_limit: Optional[float], budget: int) -> Findings:
     """Run the searches for at most ``time_limit`` seconds (``None``: no
     limit, in this process; ``0``: none)."""
-    answers, finished = run_limited(_Searches(at, hand, oracle, budget), time_limit)
+    answers, finished = run_limited(_Searches(at, hand, breaks, oracle, budget), time_limit)
     return Findings(answers, finished)
 
 

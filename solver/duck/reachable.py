@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Sequence, Tuple
 
-from ..play import Position
+from ..position import Position
 from ..seating import DECLARER_SEAT, DEFENDER_SIDE, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
 from .questions import CardGroups, Oracle, after_card, default_oracle
 
