@@ -329,7 +329,8 @@ def _cards_table(a: DuckAnalysis) -> Table:
     t.add_column("card")
     t.add_column("gains")
     t.add_column("loses")
-    if a.nil_breaks:
+    breaks = any(b.can_force for c in a.cards for b in c.nil_breaks)
+    if breaks:
         t.add_column("breaks")
     for c in a.cards:
         cards = Text(" ").join(card_text(x) for x in sorted(c.cards, reverse=True))
@@ -343,7 +344,7 @@ def _cards_table(a: DuckAnalysis) -> Table:
                    if c.duck else Text("best", style="dim"))
         row.append(Text(", ".join(c.gains), style="green"))
         row.append(Text(", ".join(c.loses), style="red"))
-        if a.nil_breaks:
+        if breaks:
             row.append(", ".join(f"{b.breaker}>{b.hand}" for b in c.nil_breaks if b.can_force))
         t.add_row(*row)
     return t
