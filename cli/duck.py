@@ -12,11 +12,11 @@ every number: docs/DUCK.md. ``--json``: the documented fields.
 """
 from __future__ import annotations
 
-from typing import Annotated, Dict, List, Optional
+from typing import Annotated, Dict, List, Sequence, Tuple
 
 import typer
 from rich import box
-from rich.console import Group
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -48,8 +48,8 @@ def _line_json(p: PlayerLine) -> Dict[str, object]:
         "player": p.player, "role": p.role, "bid": p.bid, "side_tricks": p.side_tricks,
         "made": p.made, "contract_points": p.contract_points, "bags": p.bags,
         "nil_points": p.nil_points, "points": p.points,
-        "running": None if p.after is None else {
-            "before": {"points": p.before[0], "bags": p.before[1]},  # type: ignore[index]
+        "running": None if p.before is None or p.after is None else {
+            "before": {"points": p.before[0], "bags": p.before[1]},
             "after": {"points": p.after[0], "bags": p.after[1]},
             "bag_penalties": p.bag_penalties},
         "value": p.value, "margin": p.margin, "margins": dict(p.margins),
@@ -167,7 +167,7 @@ def _header(a: DuckAnalysis) -> Group:
     deal = a.deal
     assert deal.auction is not None
     bids = deal.auction.tricks_bid
-    parts: List[object] = []
+    parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
     parts.append(Text.assemble(
@@ -189,6 +189,12 @@ def _table(title: str) -> Table:
                  show_edge=False, pad_edge=False, padding=(0, 1))
 
 
+def _columns(t: Table, columns: Sequence[Tuple[str, JustifyMethod]],
+             no_wrap: bool = False) -> None:
+    for col, just in columns:
+        t.add_column(col, justify=just, no_wrap=no_wrap)
+
+
 def _reach_text(o: PlayerOptions) -> Text:
     out = Text()
     for i, (t, r) in enumerate(sorted(o.reachable.items())):
@@ -201,9 +207,8 @@ def _reach_text(o: PlayerOptions) -> Text:
 
 def _options_table(a: DuckAnalysis) -> Table:
     t = _table("What each player can bring about")
-    for col, just in (("player", "left"), ("makes sure of", "left"), ("duck", "left"),
-                      ("reachable", "left"), ("best", "right")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    _columns(t, (("player", "left"), ("makes sure of", "left"), ("duck", "left"),
+                 ("reachable", "left"), ("best", "right")))
     for o in a.options:
         if o.role == "declarer":
             sure = f"D ≤ {a.cooperative}"
@@ -237,9 +242,9 @@ def _player_cell(p: PlayerLine) -> Text:
     return out
 
 
-def _player_cells(a: DuckAnalysis, o: Outcome) -> List[object]:
+def _player_cells(a: DuckAnalysis, o: Outcome) -> List[RenderableType]:
     """Every player's cell of a row, the leaders' in bold."""
-    cells: List[object] = []
+    cells: List[RenderableType] = []
     for p in a.players:
         cell = _player_cell(o.line(p))
         if p in o.leaders:
@@ -276,7 +281,7 @@ def _outcomes_table(a: DuckAnalysis) -> Table:
         marks = Text(", ".join(o.marks), style="cyan")
         if o.reachable is None:
             marks.append((" " if o.marks else "") + "reachable?", style="dim")
-        row: List[object] = [Text(str(o.defender_tricks), style=style), str(o.declarer_tricks), marks]
+        row: List[RenderableType] = [Text(str(o.defender_tricks), style=style), str(o.declarer_tricks), marks]
         row += _player_cells(a, o)
         if a.nils:
             row.append(_nils_text(o))
@@ -290,10 +295,9 @@ def _yes(flag: bool) -> Text:
 
 def _effects_table(a: DuckAnalysis) -> Table:
     t = _table(f"Duck effects: changes against the cooperative outcome (D = {a.cooperative})")
-    for col, just in (("player", "left"), ("outcome", "left"), ("D", "right"), ("Δown", "right"),
-                      ("up?", "left"), ("Δmargin", "right"), ("up?", "left"),
-                      ("Δmargin v each other", "left")):
-        t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
+    _columns(t, (("player", "left"), ("outcome", "left"), ("D", "right"), ("Δown", "right"),
+                 ("up?", "left"), ("Δmargin", "right"), ("up?", "left"),
+                 ("Δmargin v each other", "left")), no_wrap=True)
     coop = a.outcome(a.cooperative)
     for e in a.effects:
         if e.kind == "best" and any(x.player == e.player and x.kind != "best" and
@@ -334,7 +338,7 @@ def _cards_table(a: DuckAnalysis) -> Table:
         t.add_column("breaks")
     for c in a.cards:
         cards = Text(" ").join(card_text(x) for x in sorted(c.cards, reverse=True))
-        row: List[object] = [cards, str(c.defender_tricks), str(c.outcome.declarer_tricks)]
+        row: List[RenderableType] = [cards, str(c.defender_tricks), str(c.outcome.declarer_tricks)]
         for p in a.players:
             line = c.outcome.line(p)
             row.append(Text(signed(line.points), style="green" if line.made else "red"))
@@ -363,14 +367,13 @@ def _forces_text(b: NilBreak, declarer: str) -> Text:
 def _breaks_table(a: DuckAnalysis) -> Table:
     t = _table(f"Nil breaking: forcing a trick on a defender's nil hand, against the cooperative "
                f"outcome (D = {a.cooperative})")
-    for col, just in (("breaker", "left"), ("nil", "left"), ("forces", "left"), ("D", "right")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    _columns(t, (("breaker", "left"), ("nil", "left"), ("forces", "left"), ("D", "right")))
     for p in a.players:
         t.add_column(p, justify="left")
     for col in ("Δown", "Δmargin", "pays?"):
         t.add_column(col, justify="left" if col == "pays?" else "right")
     for b in a.nil_breaks:
-        row: List[object] = [Text(b.breaker, style="bold"), b.hand, _forces_text(b, a.declarer)]
+        row: List[RenderableType] = [Text(b.breaker, style="bold"), b.hand, _forces_text(b, a.declarer)]
         if b.outcome is None:
             why = "not determined" if b.question.can_force else ""
             row += [Text("—", style="dim"), Text(why, style="dim")] + [""] * (len(a.players) + 2)
@@ -382,7 +385,7 @@ def _breaks_table(a: DuckAnalysis) -> Table:
     return t
 
 
-def _equilibrium_parts(a: DuckAnalysis, e: Equilibrium) -> List[object]:
+def _equilibrium_parts(a: DuckAnalysis, e: Equilibrium) -> List[RenderableType]:
     t = _table("Equilibrium: each player plays for their own score (max-n), against cooperative "
                "double-dummy play")
     t.add_column("play")
@@ -393,7 +396,7 @@ def _equilibrium_parts(a: DuckAnalysis, e: Equilibrium) -> List[object]:
     if a.nils:
         t.add_column("nils")
     for label, o in (("cooperative", e.cooperative), ("equilibrium", e.outcome)):
-        row: List[object] = [label, str(o.defender_tricks), str(o.declarer_tricks)]
+        row: List[RenderableType] = [label, str(o.defender_tricks), str(o.declarer_tricks)]
         row += _player_cells(a, o)
         if a.nils:
             row.append(_nils_text(o))
@@ -422,11 +425,12 @@ def _equilibrium_parts(a: DuckAnalysis, e: Equilibrium) -> List[object]:
     if e.first_deviation is not None:
         notes.append(Text("*: not a best card of cooperative double-dummy play (the first is "
                           f"card {e.first_deviation + 1} of the line).", style="dim"))
-    return [t, line, cards] + notes
+    parts: List[RenderableType] = [t, line, cards]
+    return parts + notes
 
 
 def render_analysis(a: DuckAnalysis) -> Group:
-    parts: List[object] = [_header(a), Text(), _options_table(a), Text(), _outcomes_table(a),
+    parts: List[RenderableType] = [_header(a), Text(), _options_table(a), Text(), _outcomes_table(a),
                            Text(), _effects_table(a)]
     if a.nil_breaks:
         parts += [Text(), _breaks_table(a)]

@@ -63,7 +63,8 @@ class DealPosition:
                             "(use `score` for a finished hand)")
         seat = state.to_move
         assert seat is not None
-        return cls(deal, state.names, state.engine_position(),
+        n = state.names
+        return cls(deal, (n[0], n[1], n[2], n[3]), state.engine_position(),
                    (state.declarer_tricks, state.defender_tricks), state.tricks_won,
                    state.tricks_left, seat, controller(seat))
 

@@ -30,7 +30,7 @@ def defender_roles(seat: int) -> Roles:
     roles = [MIN, MIN, MIN, MIN]
     roles[seat] = CHOOSE
     roles[LEFT_DEFENDER_SEAT + RIGHT_DEFENDER_SEAT - seat] = MAX
-    return tuple(roles)  # type: ignore[return-value]
+    return roles[0], roles[1], roles[2], roles[3]
 
 
 #: Roles for the declarer's options: the declarer chooses, both defenders maximise.

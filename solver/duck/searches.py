@@ -63,17 +63,20 @@ class Findings:
         return None if v is None else bool(v)
 
     def extreme(self, which: Extreme) -> Optional[int]:
-        v = self.answers.get(which)
-        return None if v is None else int(v)  # type: ignore[call-overload]
+        return _total(self.answers.get(which))
 
     def break_total(self, q: BreakQuestion) -> Optional[int]:
-        v = self.answers.get(Break(q.breaker, q.hand))
-        return None if v is None else int(v)  # type: ignore[call-overload]
+        return _total(self.answers.get(Break(q.breaker, q.hand)))
 
     def reached_by(self, player: str) -> List[int]:
         """The totals ``player`` was shown to bring about."""
         return [q.total for q, v in self.answers.items()
                 if isinstance(q, Reach) and q.player == player and v]
+
+
+def _total(answer: object) -> Optional[int]:
+    """A total found by a search (``None``: none found)."""
+    return answer if isinstance(answer, int) else None
 
 
 class _Searches:
@@ -99,10 +102,11 @@ class _Searches:
         self.done[key] = break_total(self.at, q, self.oracle, self.budget)
         return key, self.done[key]
 
-    def extreme(self, q: Extreme) -> Tuple[Question, object]:
+    def extreme(self, q: Extreme) -> Tuple[Question, int]:
         find = lowest_total if q is LOWEST else highest_total
-        self.done[q] = self.at.won_by_defenders + find(self.at.pos, self.oracle)
-        return q, self.done[q]
+        total = self.at.won_by_defenders + find(self.at.pos, self.oracle)
+        self.done[q] = total
+        return q, total
 
     def __call__(self) -> Iterator[Tuple[Question, object]]:
         hand, declarer = self.hand, self.at.declarer
@@ -123,7 +127,8 @@ class _Searches:
         for b in self.breaks:
             yield self.breaking(b)
         # 4. the fewest of any play-out (usually quick)
-        yield self.extreme(LOWEST)
+        _, lowest = self.extreme(LOWEST)
+        yield LOWEST, lowest
         # 5. the declarer's other totals upwards, while reachable
         for t in range(coop + 1, hand.top_possible + 1):
             q = Reach(declarer, t)
@@ -132,12 +137,12 @@ class _Searches:
             if not self.done[q]:
                 break
         # 6. the most of any play-out (proving it can be slow), the rest
-        yield self.extreme(HIGHEST)
-        lowest, highest = self.done[LOWEST], self.done[HIGHEST]
-        for t in range(coop + 1, highest):  # type: ignore[call-overload]
+        _, highest = self.extreme(HIGHEST)
+        yield HIGHEST, highest
+        for t in range(coop + 1, highest):
             if Reach(declarer, t) not in self.done:
                 yield self.ask(Reach(declarer, t))
-        for t in range(lowest + 1, highest):  # type: ignore[call-overload,operator]
+        for t in range(lowest + 1, highest):
             if not any(self.done.get(Reach(p, t)) for p in self.at.players) and \
                     not (t == coop or t in hand.duck.values()):
                 yield self.ask(Reach(None, t))
@@ -209,7 +214,7 @@ def _settle(declarer: str, hand: HandLevel, reachable: Mapping[int, Optional[boo
     not determined in time."""
     if not hand.declarer_can_make:
         return None, []
-    unsure = []
+    unsure: List[int] = []
     for t in range(min(hand.contract_total, hand.top_possible), hand.cooperative, -1):
         r = reachable.get(t, found.reach(declarer, t))
         if r:
