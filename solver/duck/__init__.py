@@ -29,7 +29,7 @@ from .hand import DealPosition, DuckError, HandLevel, check_deal
 from .nilbreak import (BREAK_BUDGET, NOT_FORCED, BreakGame, BreakQuestion, CardBreak, NilBreak,
                        break_value, can_force, card_can_force)
 from .outcomes import DuckEffect, NilSettlement, NilStatus, Outcome, PlayerLine, Scorer
-from .questions import (ALL_SEATS, DEFENDER_SEATS, Oracle, TeamSplits, after_card, card_nil_keep_max,
+from .questions import (DEFENDER_SEATS, Oracle, TeamSplits, after_card, card_nil_keep_max,
                         card_totals, default_oracle, highest_total, lowest_total, nil_keep_max,
                         team_splits)
 from .reachable import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MAX, MIN, REACH_BUDGET,
@@ -42,7 +42,7 @@ __all__ = [
     "break_value", "can_force", "card_can_force",
     "DealPosition", "DuckError", "HandLevel", "check_deal",
     "DuckEffect", "NilSettlement", "NilStatus", "Outcome", "PlayerLine", "Scorer",
-    "ALL_SEATS", "DEFENDER_SEATS", "Oracle", "TeamSplits", "after_card", "card_nil_keep_max",
+    "DEFENDER_SEATS", "Oracle", "TeamSplits", "after_card", "card_nil_keep_max",
     "card_totals", "default_oracle", "highest_total", "lowest_total", "nil_keep_max", "team_splits",
     "CHOOSE", "DECLARER_ROLES", "EVERYONE_ROLES", "MAX", "MIN", "REACH_BUDGET", "child_lows",
     "defender_roles", "reach", "reachable_totals",

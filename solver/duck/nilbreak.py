@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..position import Position
+from ..position import ALL_SEATS, Position
 from ..seating import DECLARER_SIDE, DEFENDER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
 from .hand import DealPosition
 from .outcomes import NilStatus, Outcome, Scorer, changes
-from .questions import ALL_SEATS, Oracle, after_card_won_by, by_card, default_oracle
+from .questions import Oracle, after_card_won_by, by_card, default_oracle
 
 #: Default node budget of one :func:`break_value` search (positions expanded).
 BREAK_BUDGET = 600

@@ -11,7 +11,8 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from ..position import Position
 from ..seating import DECLARER_SEAT, DEFENDER_SIDE, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
-from .questions import CardGroups, Oracle, after_card, default_oracle
+from ..backend import CardGroups
+from .questions import Oracle, after_card, default_oracle
 
 #: Roles of a seat in a :func:`reach` search: ``CHOOSE`` seats play whatever
 #: they like (the player whose options are asked about), ``MAX`` seats play to
