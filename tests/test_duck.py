@@ -567,9 +567,16 @@ BREAK_DEALS = [live_nil_deal(s, PARTNER_NIL_CALLS, tricks=9 + s % 2, extra=s % 4
                            "Carol": Standing(380, 5)}) for s in range(7, 12)]
 
 
-@pytest.mark.parametrize("deal", BREAK_DEALS, ids=lambda d: f"{len(d.played)}cards")
-def test_nil_breaks_at_deal_level(deal):
-    a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
+@lru_cache(maxsize=None)
+def break_analysis(i):
+    """The reference analysis of BREAK_DEALS[i], once per session."""
+    return analyse(BREAK_DEALS[i], oracle=Oracle("reference"), time_limit=None)
+
+
+@pytest.mark.parametrize("i", range(len(BREAK_DEALS)),
+                         ids=[f"{len(d.played)}cards" for d in BREAK_DEALS])
+def test_nil_breaks_at_deal_level(i):
+    deal, a = BREAK_DEALS[i], break_analysis(i)
     state = deal.play_state()
     pos = state.engine_position()
     w, left = state.defender_tricks, state.tricks_left
@@ -618,8 +625,8 @@ def test_nil_breaks_at_deal_level(deal):
 
 def test_the_deals_cover_every_kind_of_break():
     seen = set()
-    for d in BREAK_DEALS:
-        for b in analyse(d, oracle=Oracle("reference"), time_limit=None).nil_breaks:
+    for i in range(len(BREAK_DEALS)):
+        for b in break_analysis(i).nil_breaks:
             seen.add((b.breaker, b.question.can_force, b.question.with_declarer, b.pays))
     for kind in (("Bob", True, True, True), ("Bob", True, True, False), ("Bob", False, True, None),
                  ("Bob", False, False, None), ("Carol", True, None, False),
