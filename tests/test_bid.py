@@ -14,6 +14,7 @@ import random
 import pytest
 
 from dummy_spades.solver import bid as sim
+from dummy_spades.solver.bid import simulate
 from dummy_spades.solver.auction import Auction, Bid
 from dummy_spades.solver.backend import Solver as SolverContract
 from dummy_spades.solver.bid import (BidError, Candidate, Estimate, Knowledge, Plan, SampleResult,
@@ -510,7 +511,7 @@ def test_time_limit_keeps_the_first_samples(monkeypatch):
     assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=1e-9) == full[:1]
     assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=0) == full[:1]
     assert sim.run_samples(k, plan, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=600) == full
-    monkeypatch.setattr(sim, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
+    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
     assert sim.run_samples(k, plan, 6, seed=3, jobs=2, time_limit=1e-9) == full[:1]
     a = sim.analyse(k, 6, seed=3, jobs=1, solver=FakeSolver(), time_limit=1e-9)
     assert a.samples == 1 and a.requested == 6 and a.stopped_early

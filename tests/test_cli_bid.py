@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
 from dummy_spades.solver import bid as sim
+from dummy_spades.solver.bid import simulate
 
 from test_bid import FakeSolver
 
@@ -39,7 +40,7 @@ auction:
 
 @pytest.fixture(autouse=True)
 def fake_engine(monkeypatch):
-    monkeypatch.setattr(sim, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
+    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
 
 
 @pytest.fixture

@@ -1,0 +1,165 @@
+"""The player's result in one layout for one candidate bid: who declares,
+the side's tricks, nils kept, hand score."""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from ..auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, auction_winner, legal_bids,
+                       nil_counts, spade_count)
+from ..scoring import TRICKS_PER_HAND, NilBet, ScoringRules, Standing, apply_bags, score_hand
+from .candidates import Candidate
+from .knowledge import BidError, Knowledge
+from .layout import Plan, SampleResult
+
+
+#: How the later bidders' bids are modelled, by bidding rules (:func:`declarer_for`).
+LATER_BID_MODEL = {
+    STANDARD: "each later bidder bids their own side's double-dummy tricks as declarer in the "
+              "layout; ties go to the earlier bidder",
+    MIRROR: "each later bidder bids their spade count in the layout (the mirror rule: no model "
+            "needed); ties go to the earlier bidder",
+    SUICIDE: "each later bidder makes the legal suicide bid nearest their own side's "
+             "double-dummy tricks as declarer in the layout (nil counts as 0; the lower bid on a "
+             "tie); ties go to the earlier bidder",
+}
+
+
+def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str:
+    """Who declares if the player bids ``tricks`` in this layout: the earlier
+    bids as made, each later bidder bidding their own side's double-dummy
+    tricks as declarer; highest bid wins, ties to the earlier bidder."""
+    k = knowledge
+    if k.bidding != STANDARD:
+        return _variant_declarer(k, tricks, sample)
+
+    def calls():
+        for i, name in enumerate(k.order):
+            if i < k.position:
+                yield name, k.bids[i].tricks
+            elif i == k.position:
+                yield name, tricks
+            else:
+                t = sample.declarer_tricks[k.players.index(name)]
+                if t is not None:   # None: cannot outbid the bids made (a 13), not solved
+                    yield name, t
+
+    return auction_winner(calls())
+
+
+def modelled_bid(bidding: str, auction: Auction, spades: int, tricks: Optional[int]) -> Bid:
+    """A later bidder's bid in the bid analyser's model: the legal bid whose
+    number is nearest ``tricks`` (their side's double-dummy tricks as
+    declarer; ``None``: not solved, the auction already rules them out, so
+    their lowest legal bid); ties go to the lower bid. Under mirror this is
+    the one legal bid, under the standard rules ``tricks`` itself."""
+    player = auction.next_bidder
+    assert player is not None
+    allowed = legal_bids(bidding, auction, spades)
+    if allowed is None:
+        return Bid(player, tricks or 0)
+    if tricks is None:
+        return allowed[0]
+    return min(allowed, key=lambda b: (abs(b.tricks - tricks), b.tricks))
+
+
+def _variant_declarer(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str:
+    """:func:`declarer_for` under a bidding variant: the player's legal bid
+    of ``tricks`` (the candidate), the later bids by :func:`modelled_bid`."""
+    k = knowledge
+    auction = Auction(k.players, k.dealer, k.bids)
+    own = spade_count(k.hand)
+    mine = [b for b in legal_bids(k.bidding, auction, own) or () if b.tricks == tricks]
+    auction = auction.with_bid(mine[0] if mine else Bid(k.player, tricks))
+    for name in k.later_bidders:
+        i = k.players.index(name)
+        spades = sample.spades[i] if sample.spades else 0
+        auction = auction.with_bid(modelled_bid(k.bidding, auction, spades,
+                                                sample.declarer_tricks[i]))
+    declarer = auction.declarer
+    assert declarer is not None
+    return declarer
+
+
+def side_tricks(knowledge: Knowledge, sample: SampleResult, declarer: str) -> int:
+    """The player's side's tricks in the layout when ``declarer`` declares."""
+    t = sample.declarer_tricks[knowledge.players.index(declarer)]
+    return t if declarer == knowledge.player else TRICKS_PER_HAND - t
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The player's result in one layout for one candidate bid."""
+
+    bid: int
+    declarer: str
+    side_tricks: int
+    nils: Tuple[Tuple[str, bool], ...]  # (hand, kept) for each nil that counts
+    points: int                         # hand points: contract + nil bets
+    bags: int
+    penalty: int                        # bag-penalty points this hand triggers (0 if unknown)
+
+    @property
+    def score(self) -> int:
+        return self.points - self.penalty
+
+    @property
+    def made(self) -> bool:
+        return self.side_tricks >= self.bid
+
+
+@functools.lru_cache(maxsize=65536)
+def _score(player: str, bid: int, declarer: str, tricks: int,
+           nils: Tuple[Tuple[str, bool], ...], rules: ScoringRules,
+           standing: Optional[Standing]) -> Tuple[int, int, int]:
+    """(hand points, bags, bag-penalty points) via scoring.score_hand."""
+    bids = {player: bid}
+    if declarer != player:
+        bids[declarer] = 0
+    declarer_tricks = tricks if declarer == player else TRICKS_PER_HAND - tricks
+    hand_tricks = {h: (0 if kept else 1) for h, kept in nils}
+    bets = [NilBet(player, h) for h, _ in nils]
+    s = score_hand(bids, declarer, declarer_tricks, bets, hand_tricks, rules)[player]
+    penalty = 0
+    if standing is not None:
+        after, _ = apply_bags(standing, s.points, s.bags, rules)
+        penalty = standing.points + s.points - after.points
+    return s.points, s.bags, penalty
+
+
+def sample_outcome(knowledge: Knowledge, plan: Plan, candidate: Candidate,
+                   sample: SampleResult, declarer: Optional[str] = None) -> Outcome:
+    """The player's result in one layout for ``candidate``; ``declarer``
+    defaults to :func:`declarer_for` (the later-bid model).
+
+    With nils that count the side takes the best of: ignore them (full
+    tricks, nils lost); keep one nil hand trickless (tricks from its nil
+    query); keep them all (no trick at all, when asked via ``plan.zeros``)."""
+    k = knowledge
+    p = k.player
+    declarer = declarer or declarer_for(k, candidate.tricks, sample)
+    counting = tuple(h for h in candidate.nils if nil_counts(p, h, declarer))
+    full = side_tricks(k, sample, declarer)
+    options: List[Tuple[int, Tuple[Tuple[str, bool], ...]]] = [
+        (full, tuple((h, False) for h in counting))]
+    for hand in counting:
+        try:
+            t = sample.nils[plan.nils.index((declarer, hand))]
+        except ValueError:
+            raise BidError(f"no nil answer for {hand} when {declarer} declares",
+                           expected="a plan that includes the candidate's nils "
+                                    "(solver.bid.plan_for)") from None
+        if t >= 0:
+            options.append((t, tuple((h, h == hand) for h in counting)))
+    if len(counting) > 1 and declarer in plan.zeros and sample.zeros[plan.zeros.index(declarer)]:
+        options.append((0, tuple((h, True) for h in counting)))
+    best: Optional[Outcome] = None
+    for tricks, nils in options:
+        points, bags, penalty = _score(p, candidate.tricks, declarer, tricks, nils,
+                                       k.rules, k.standing)
+        o = Outcome(candidate.tricks, declarer, tricks, nils, points, bags, penalty)
+        if best is None or o.score > best.score:
+            best = o
+    assert best is not None
+    return best
