@@ -12,6 +12,11 @@ As a script, with the bar check (see docs/BENCHMARKS.md)::
 
     python benches/test_bench_bid.py                       # 1000 samples, all cores
     python benches/test_bench_bid.py --samples 200 --jobs 1 --file hands/flip-2.yaml --player Bob
+    python benches/test_bench_bid.py --samples 200 --sampling uniform
+
+The script also prints what conditioning on the earlier bids cost: layouts
+drawn per layout solved, bidding-model evaluations and their time (in the
+main process, beside the solves, which it does not add to).
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ import pytest
 from _util import ROOT  # noqa: F401  (puts the repository on sys.path)
 
 from dummy_spades.solver import bid as sim  # noqa: E402
+from dummy_spades.solver import parallel  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 
 #: (deal file, player): a first bidder with three private peeks and no sure
@@ -36,11 +42,12 @@ CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob"),
 BAR_SAMPLES, BAR_SECONDS = 1000, 15.0
 
 
-def run(path: str, player: str, samples: int, seed: int = 1, jobs=None):
+def run(path: str, player: str, samples: int, seed: int = 1, jobs=None,
+        sampling: str = "conditioned"):
     deal = load_deal(os.path.join(ROOT, path))
     knowledge = sim.Knowledge.from_deal(deal, player)
     start = time.perf_counter()
-    analysis = sim.analyse(knowledge, samples, seed, jobs)
+    analysis = sim.analyse(knowledge, samples, seed, jobs, sampling=sampling)
     return analysis, time.perf_counter() - start
 
 
@@ -62,13 +69,14 @@ def main(argv=None) -> int:
     ap.add_argument("--samples", type=int, default=BAR_SAMPLES)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    ap.add_argument("--sampling", default="conditioned", choices=("conditioned", "uniform"))
     args = ap.parse_args(argv)
     cases = [(args.file, args.player)] if args.file else CASES
-    jobs = args.jobs or sim.default_jobs()
+    jobs = args.jobs or parallel.default_jobs()
     limit = BAR_SECONDS * args.samples / BAR_SAMPLES
     ok = True
     for path, player in cases:
-        analysis, seconds = run(path, player, args.samples, args.seed, args.jobs)
+        analysis, seconds = run(path, player, args.samples, args.seed, args.jobs, args.sampling)
         k = analysis.knowledge
         per = 1000 * seconds / args.samples
         passed = seconds <= limit
@@ -79,6 +87,13 @@ def main(argv=None) -> int:
               f"recommended {analysis.recommended.call}")
         print(f"  {'PASS' if passed else 'FAIL'}  at most {limit:.1f} s "
               f"({BAR_SECONDS:.0f} s per {BAR_SAMPLES} samples)")
+        s = analysis.sampling
+        if s is not None and s.modelled:
+            print(f"  {args.sampling} sampling: {s.drawn} drawn for {s.accepted} solved "
+                  f"({s.drawn / s.accepted:.1f} per layout), n_eff {s.effective_samples:.1f}, "
+                  f"{s.evaluations} model evaluations ({s.evaluations / s.accepted:.0f} per "
+                  f"layout) in {s.seconds:.2f} s ({1000 * s.seconds / s.accepted:.1f} ms per "
+                  f"layout, {100 * s.seconds / seconds:.1f}% of the wall time)")
     return 0 if ok else 1
 
 

@@ -8,17 +8,20 @@ terminal. docs/BID.md describes the method and the JSON fields.
 from __future__ import annotations
 
 import contextlib
+import enum
 import math
 from typing import Annotated, Callable, Dict, Iterator, List, Optional, Sequence
 
 import typer
-from rich.console import Group
+from rich.console import Group, RenderableType
+from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
 from dummy_spades.solver import bid as sim
-from dummy_spades.solver.bid import (HONESTY, BidAnalysis, CandidateStats, Estimate, Knowledge, PlayerCheck,
-                        RoleStats)
+from dummy_spades.solver.bid import (HONESTY, MODEL_HONESTY, BidAnalysis, CandidateStats, Estimate,
+                                     Knowledge, PlayerCheck, RoleStats)
+from dummy_spades.solver.bid.sampling import CONDITIONED
 from dummy_spades.solver.cards import iter_cards
 from dummy_spades.solver.parallel import Executor
 from dummy_spades.solver.dealfile import load_deal
@@ -38,11 +41,16 @@ HELP = (
     "distribution, the chance each bid makes, nil safety, the expected hand score of each "
     "bid and the best bid.\n\n"
     f"{HONESTY} Every probability is shown with its standard error (±) and the sample "
-    "count (n).\n\n"
-    "Later bidders are modelled as bidding the tricks their own side would take as declarer "
-    "in each layout; the per-role columns need no such model. Method and JSON fields: "
-    "docs/BID.md."
+    "count (n; with conditioned sampling also the effective sample size n_eff).\n\n"
+    "Conditioned sampling (the default) weights the earlier bidders' hands by a bidding model's "
+    "chance of the bids they made, and the later bidders bid by the same model from their own "
+    "view; --sampling uniform deals the unseen cards uniformly and models each later bidder as "
+    "bidding their side's double-dummy tricks. The per-role columns need no model of the later "
+    "bids. Method and JSON fields: docs/BID.md."
 )
+
+STOPPED = {"time": "time limit reached", "precision": "precision reached",
+           "draws": "draw cap reached", "samples": "all samples asked for solved"}
 
 BAR_WIDTH = 12
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -83,6 +91,44 @@ def role_label(r: RoleStats) -> str:
 # ------------------------------------------------------------------ JSON
 def est(e: Estimate) -> Dict[str, object]:
     return e.as_json()
+
+
+def later_bid_model(a: BidAnalysis) -> str:
+    return sim.MODEL_LATER_BIDS if a.weighted else sim.LATER_BID_MODEL[a.knowledge.bidding]
+
+
+def honesty(a: BidAnalysis) -> str:
+    return f"{HONESTY} {MODEL_HONESTY}" if a.weighted else HONESTY
+
+
+def sampling_json(a: BidAnalysis) -> Dict[str, object]:
+    s = a.sampling
+    if s is None:
+        return {}
+    out: Dict[str, object] = {
+        "method": s.method, "drawn": s.drawn, "accepted": s.accepted,
+        "effective_samples": round(s.effective_samples, 1), "stopped_by": s.stopped_by,
+    }
+    if s.note:
+        out["note"] = s.note
+    if a.target is not None:
+        out["precision"] = {"target": a.target, "largest_se": round(a.precision(), 3)}
+    if s.modelled:
+        out.update({
+            "acceptance_rate": round(s.accepted / s.drawn, 4) if s.drawn else None,
+            "model_evaluations": s.evaluations,
+            "model_seconds": round(s.seconds, 3),
+            "threshold": s.threshold,
+            "max_draws": s.max_draws,
+            "unconditioned_bids": [{"player": b.player, "call": b.call()} for b in s.ignored],
+            "hand_worth": [{"player": p, "sampled": round(w, 3), "uniform": round(u, 3)}
+                           for p, w, u in s.worth],
+        })
+    return out
+
+
+def histogram_json(a: BidAnalysis, r: RoleStats) -> List[object]:
+    return [round(h, 3) for h in r.histogram] if a.weighted else list(r.histogram)
 
 
 def candidate_json(k: Knowledge, c: CandidateStats) -> Dict[str, object]:
@@ -132,13 +178,13 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
         "stopped_early": a.stopped_early,
         "seed": a.seed,
         "solves": a.queries,
-        "honesty": HONESTY,
-        "later_bid_model": sim.LATER_BID_MODEL[k.bidding],
+        "honesty": honesty(a),
+        "later_bid_model": later_bid_model(a),
         "roles": [{
             "declarer": r.declarer,
             "role": r.role,
             "partner": r.partner,
-            "histogram": list(r.histogram),
+            "histogram": histogram_json(a, r),
             "tricks": est(r.tricks),
             "make": [est(e) for e in r.make],
             "nils": [{"hand": "self" if n.hand == k.player else n.hand, "kept": est(n.kept),
@@ -148,6 +194,7 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
         "candidates": [candidate_json(k, c) for c in a.candidates],
         "recommended": candidate_json(k, a.recommended),
         "judged": judged,
+        "sampling": sampling_json(a),
     }
 
 
@@ -176,9 +223,66 @@ def check_json(checks: Sequence[PlayerCheck]) -> Dict[str, object]:
 
 
 # ------------------------------------------------------------------ Rich
+def n_text(a: BidAnalysis) -> str:
+    """``n=200``, and ``n_eff`` beside it when the samples are weighted."""
+    if a.weighted:
+        return f"n={a.samples}, n_eff={a.effective_samples:.1f}"
+    return f"n={a.samples}"
+
+
 def samples_note(a: BidAnalysis) -> str:
     n = f"{a.samples} sample{'' if a.samples == 1 else 's'}"
-    return f"{n} (time limit reached; {a.requested} asked for)" if a.stopped_early else n
+    if a.weighted:
+        n += f", n_eff {a.effective_samples:.1f}"
+    why = "time limit reached"
+    if a.sampling is not None:
+        why = STOPPED.get(a.sampling.stopped_by, why)
+    return f"{n} ({why}; {a.requested} asked for)" if a.stopped_early else n
+
+
+def precision_line(a: BidAnalysis) -> List[Text]:
+    """With --precision: the target, the largest standard error now, and
+    whether the target was reached (else which limit stopped the run)."""
+    if a.target is None:
+        return []
+    largest = a.precision()
+    stopped = a.sampling.stopped_by if a.sampling is not None else "samples"
+    how = "reached" if largest <= a.target else f"not reached ({STOPPED[stopped]})"
+    return [Text(f"Precision: every ± at most {a.target:g} wanted (percentage points for chances, "
+                 f"points for the top two bids' difference); largest {largest:.2f}, {how}",
+                 style="dim")]
+
+
+def sampling_lines(a: BidAnalysis) -> List[Text]:
+    """What the sampling did: the method, draws, acceptance, n_eff, the cost
+    in model evaluations, and each other hand as the bids shape it."""
+    s = a.sampling
+    if s is None or not s.modelled:
+        note = f"; {s.note}" if s is not None and s.note else ""
+        return [Text("Sampling: uniform (the bids made do not shape the other hands)" + note,
+                     style="dim")] + precision_line(a)
+    if s.conditioned:
+        how = (f"Sampling: conditioned on the earlier bids by the bidding model: {s.drawn} "
+               f"layouts drawn, {s.accepted} solved ({100 * s.accepted / s.drawn:.1f}% "
+               f"accepted), n_eff {s.effective_samples:.1f}; {s.evaluations} model evaluations "
+               f"({s.seconds:.2f} s), no solve for a rejected layout")
+    else:
+        how = ("Sampling: uniform (no earlier bid to condition on); later bidders bid by the "
+               f"bidding model ({s.evaluations} model evaluations, {s.seconds:.2f} s)")
+    lines = [Text(how, style="dim")]
+    if s.worth:
+        parts = [f"{name} {w:.1f} (uniform {u:.1f})" for name, w, u in s.worth]
+        lines.append(Text("Other hands' worth as declarer by the model, tricks, mean over the "
+                          "solved layouts: " + ", ".join(parts), style="dim"))
+    for b in s.ignored:
+        lines.append(Text(f"{b.player}'s {b.call()}: the bidding model gives it no chance on any "
+                          f"hand drawn, so {b.player}'s hand is sampled uniformly",
+                          style="yellow"))
+    if s.stopped_by == "draws":
+        lines.append(Text(f"The earlier bids are unlikely under the bidding model: stopped after "
+                          f"{s.drawn} draws (the cap) with {s.accepted} layouts accepted",
+                          style="yellow"))
+    return lines + precision_line(a)
 
 
 def header(a: BidAnalysis) -> Group:
@@ -199,20 +303,22 @@ def header(a: BidAnalysis) -> Group:
     lines.append(Text(f"Bids before you: {bids}"))
     if k.later_bidders:
         lines.append(Text(f"Bid after you: {', '.join(k.later_bidders)} (modelled: "
-                          f"{sim.LATER_BID_MODEL[k.bidding]})", style="dim"))
+                          f"{later_bid_model(a)})", style="dim"))
+    lines.extend(sampling_lines(a))
     if k.standing is not None:
         lines.append(Text(f"Running score: {k.standing.points} ({k.standing.bags} bags); bag "
                           f"penalty {k.rules.bag_penalty} every {k.rules.bag_threshold} bags "
                           "is included in the expected scores"))
-    lines.append(Text(HONESTY + " ± is one standard error; n is the number of samples.",
-                      style="dim italic"))
+    n = "n is the number of samples" + (", n_eff the effective number of the weighted samples"
+                                        if a.weighted else "")
+    lines.append(Text(f"{honesty(a)} ± is one standard error; {n}.", style="dim italic"))
     return Group(*lines)
 
 
 def histogram_table(a: BidAnalysis) -> Table:
-    each = "" if all(sum(r.histogram) == a.samples for r in a.roles) else \
+    each = "" if all(abs(sum(r.histogram) - a.samples) < 1e-6 for r in a.roles) else \
         "; each role over the samples whose spade counts give it"
-    t = Table(title=f"Your side's tricks by role (double-dummy, n={a.samples}{each})",
+    t = Table(title=f"Your side's tricks by role (double-dummy, {n_text(a)}{each})",
               title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("tricks", justify="right")
     for r in a.roles:
@@ -235,7 +341,7 @@ def bids_table(a: BidAnalysis) -> Table:
     k = a.knowledge
     t = Table(title=f"Each bid: chance it makes if you declare / if another player declares, "
                     f"chance you declare, chance it makes, expected hand score "
-                    f"(n={a.samples}, ± one standard error)",
+                    f"({n_text(a)}, ± one standard error)",
               title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("bid", justify="right")
     for r in a.roles:
@@ -257,7 +363,7 @@ def bids_table(a: BidAnalysis) -> Table:
 
 def nils_table(a: BidAnalysis) -> Table:
     k = a.knowledge
-    t = Table(title=f"Nil safety (n={a.samples}): the nil hand's side keeps it trickless "
+    t = Table(title=f"Nil safety ({n_text(a)}): the nil hand's side keeps it trickless "
                     "if it can, the other side tries to break it",
               title_justify="left", show_edge=False, pad_edge=False, min_width=60)
     for col in ("nil on", "if", "kept", "note"):
@@ -271,7 +377,7 @@ def nils_table(a: BidAnalysis) -> Table:
 
 def candidates_table(a: BidAnalysis, top: int = 6) -> Table:
     k = a.knowledge
-    t = Table(title=f"Best bids by expected hand score (n={a.samples})", title_justify="left",
+    t = Table(title=f"Best bids by expected hand score ({n_text(a)})", title_justify="left",
               show_edge=False, pad_edge=False)
     for col in ("", "bid", "expected score", "makes", "you declare", "nils kept (when they count)"):
         t.add_column(col, justify="left" if col in ("bid", "nils kept (when they count)") else "right")
@@ -292,7 +398,7 @@ def verdict(a: BidAnalysis) -> Group:
     r = a.recommended
     lines = [Text.assemble(("Recommended bid: ", "bold"), (r.call, "bold green"),
                            f"  (expected {points(r.score)} points; makes {pct(r.make)}; "
-                           f"you declare {pct(r.declare)}; n={a.samples})")]
+                           f"you declare {pct(r.declare)}; {n_text(a)})")]
     if a.judged is not None:
         j = a.judged
         c = j.stats
@@ -300,7 +406,7 @@ def verdict(a: BidAnalysis) -> Group:
         lines.append(Text.assemble(
             ("Your bid ", "bold"), (c.call, "bold cyan"),
             f": makes {pct(c.make)}, you declare {pct(c.declare)}, expected {points(c.score)} "
-            f"points (n={a.samples})"))
+            f"points ({n_text(a)})"))
         for d, e in c.by_role:
             who = "you declare" if d == k.player else f"{d} declares"
             lines.append(Text(f"    if {who}: expected {points(e)}", style="dim"))
@@ -340,25 +446,34 @@ def forced_table(a: BidAnalysis) -> Table:
     return t
 
 
-def render_analysis(a: BidAnalysis) -> None:
+def report(a: BidAnalysis) -> Group:
+    """The whole report as one renderable (printed once, or updated live)."""
+    parts: List[RenderableType]
     if a.knowledge.bidding == "mirror":
-        console.print(header(a))
-        console.print()
-        console.print(histogram_table(a))
-        console.print()
-        console.print(forced_table(a))
+        parts = [header(a), histogram_table(a), forced_table(a)]
+    else:
+        parts = [header(a), histogram_table(a), bids_table(a), nils_table(a),
+                 candidates_table(a), verdict(a)]
+    spaced: List[RenderableType] = []
+    for p in parts:
+        spaced.extend((p, Text("")))
+    return Group(*spaced[:-1])
+
+
+def render_analysis(a: BidAnalysis) -> None:
+    console.print(report(a))
+
+
+@contextlib.contextmanager
+def live_report(enabled: bool) -> Iterator[Optional[Callable[[BidAnalysis], None]]]:
+    """With ``enabled`` and a terminal, a Rich Live view of the report,
+    yielding ``update(analysis)``; else yields None."""
+    if not enabled or not console.is_terminal:
+        yield None
         return
-    console.print(header(a))
-    console.print()
-    console.print(histogram_table(a))
-    console.print()
-    console.print(bids_table(a))
-    console.print()
-    console.print(nils_table(a))
-    console.print()
-    console.print(candidates_table(a))
-    console.print()
-    console.print(verdict(a))
+    with Live(Text("sampling..."), console=console, transient=True,
+              vertical_overflow="visible") as live:
+        yield lambda a: live.update(report(a))
 
 
 def render_checks(checks: Sequence[PlayerCheck]) -> None:
@@ -371,7 +486,7 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
     console.print(Text(f"Bid check for every player in bidding order ({each}, seed "
                        f"{first.seed}): each bid judged at its turn, beside the "
                        "deal's actual double-dummy result", style="bold"))
-    console.print(Text(HONESTY + " ± is one standard error.", style="dim italic"))
+    console.print(Text(honesty(first) + " ± is one standard error.", style="dim italic"))
     t = Table(show_edge=False, pad_edge=False)
     for col in ("player", "knew", "bid", "makes", "expected", "best bid", "expected ",
                 "gap", "DD: role", "side tricks", "score"):
@@ -404,6 +519,20 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
 
 
 # --------------------------------------------------------------- command
+class Sampling(str, enum.Enum):
+    """--sampling: how the layouts are drawn (docs/BID.md "Sampling")."""
+
+    conditioned = CONDITIONED
+    uniform = "uniform"
+
+
+def _positive_precision(value: Optional[float]) -> Optional[float]:
+    if value is not None and not 0 < value < float("inf"):
+        raise typer.BadParameter(f"{value} is not a positive number (percentage points for "
+                                 "chances, points for the score difference)")
+    return value
+
+
 @handle_errors
 def bid(
     file: DealFile,
@@ -434,6 +563,18 @@ def bid(
         "The numbers are those of the first n samples of the seed; n is shown.")] = None,
     json_out: Annotated[bool, json_option("docs/BID.md")] = False,
     tt_mb: Annotated[Optional[float], tt_mb_option(sim.DEFAULT_TT_MB, " per worker")] = None,
+    precision: Annotated[Optional[float], typer.Option(
+        "--precision", metavar="X", callback=_positive_precision, show_default=False,
+        help="Keep sampling until every chance shown has a standard error of at most X "
+             "percentage points and the expected-score difference of the two best bids one of "
+             "at most X points (checked at 20, 30, 40, 50, 60, 72, ... samples), capped by "
+             "--samples and --time-limit; the tables update live meanwhile (not with --json).")]
+    = None,
+    sampling: Annotated[Sampling, typer.Option(
+        "--sampling", metavar="METHOD",
+        help="conditioned: weight the earlier bidders' hands by the bidding model's chance of "
+             "their bids, later bidders bid by the model; uniform: the unseen cards dealt "
+             "uniformly, later bidders bid their double-dummy tricks.")] = Sampling.conditioned,
 ) -> None:
     if nil and bid_tricks is None:
         fail("--nil needs --bid N (the bid whose nil designations they are)")
@@ -449,7 +590,8 @@ def bid(
         with on_cluster(cluster, make_runner) as runner, \
                 progress_bar(total, "simulating") as advance:
             checks = sim.check_all(deal, samples, seed, jobs, breaking, advance, tt_mb,
-                                   time_limit=time_limit, executor=runner)
+                                   time_limit=time_limit, sampling=sampling.value,
+                                   precision=precision, executor=runner)
         if json_out:
             emit_json(check_json(checks))
         else:
@@ -461,9 +603,12 @@ def bid(
         candidate = sim.parse_candidate(knowledge, bid_tricks, nil or [])
     else:
         candidate = sim.file_bid(deal, knowledge.player)
-    with on_cluster(cluster, make_runner) as runner, progress_bar(samples, "simulating") as advance:
+    live = precision is not None and not json_out
+    with on_cluster(cluster, make_runner) as runner, live_report(live) as update, \
+            progress_bar(samples, "simulating", enabled=update is None) as advance:
         analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance, tt_mb,
-                               time_limit=time_limit, executor=runner)
+                               time_limit=time_limit, sampling=sampling.value,
+                               precision=precision, update=update, executor=runner)
     if json_out:
         emit_json(analysis_json(analysis))
     else:

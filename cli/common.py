@@ -154,10 +154,10 @@ def handle_errors(func: F) -> F:
 
 
 @contextlib.contextmanager
-def progress_bar(total: int, label: str) -> Iterator[Callable[[], None]]:
+def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Callable[[], None]]:
     """A Rich progress bar on stderr when it is a terminal; yields ``advance()``
-    (a no-op when stderr is not a terminal)."""
-    if not err_console.is_terminal:
+    (a no-op when stderr is not a terminal or not ``enabled``)."""
+    if not enabled or not err_console.is_terminal:
         yield lambda: None
         return
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,

@@ -524,3 +524,232 @@ def test_time_limit_must_be_a_number_of_seconds(bad):
     k = Knowledge.from_deal(deal(), "Alice")
     with pytest.raises(sim.BidError, match="seconds, 0 or more"):
         sim.run_samples(k, plan_for(k), 2, jobs=1, solver=FakeSolver(), time_limit=bad)
+
+
+# ------------------------------------------------------- conditioned sampling
+from dummy_spades.solver.bid import model as bidding_model  # noqa: E402
+from dummy_spades.solver.bid import sampling  # noqa: E402
+from dummy_spades.solver.bid.estimates import effective_samples  # noqa: E402
+from dummy_spades.solver.bid.outcome import declarer_odds  # noqa: E402
+from dummy_spades.solver.bid.sampling import LaterBidder, Sampler  # noqa: E402
+
+HIGH_AUCTION = Auction.from_calls(PLAYERS, "Carol", ["9", "3"])
+
+
+def test_conditioned_draws_are_weighted_uniform_draws():
+    """Accepted draws are uniform draws (same layouts by index) with weights
+    at least 1, the same on every reading, cheaper than uniform in solves."""
+    k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
+    a = list(Sampler(k, 5).draws(40))
+    b = list(Sampler(k, 5).draws(25))
+    assert a[:25] == b
+    assert [d.index for d in a] == sorted({d.index for d in a})
+    assert all(d.weight >= 1.0 for d in a) and a[-1].drawn > 40
+    assert [d.drawn for d in a] == [d.index + 1 for d in a]
+    evaluations = [d.evaluations for d in a]
+    assert evaluations == sorted(evaluations) and evaluations[0] >= 2 * sampling.PILOT
+    for d in a[:5]:
+        _check_layout(k, sample_layout(k, 5, d.index))
+    assert [d.index for d in Sampler(k, 5, "uniform").draws(6)] == list(range(6))
+
+
+def test_conditioning_makes_a_high_bidders_hand_stronger():
+    """Alice bid 9: her sampled hands are worth more than uniform ones by
+    the model, Bob's (who bid 3) less."""
+    k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
+    s = Sampler(k, 2)
+    draws = list(s.draws(150))
+    report = s.report(draws, "samples")
+    worth = {name: (sampled, uniform) for name, sampled, uniform in report.worth}
+    assert worth["Alice"][0] > worth["Alice"][1] + 0.6
+    assert worth["Bob"][0] < worth["Bob"][1] - 0.5
+    assert report.accepted == 150 and report.drawn == draws[-1].drawn
+    assert 0 < report.effective_samples <= 150 and report.threshold is not None
+    assert report.evaluations == draws[-1].evaluations
+
+
+def test_first_bidder_draws_are_uniform_with_modelled_later_bids():
+    k = Knowledge.from_deal(deal(), "Alice")
+    draws = list(Sampler(k, 3).draws(8))
+    assert [d.index for d in draws] == list(range(8)) and {d.weight for d in draws} == {1.0}
+    assert [[b.name for b in d.later] for d in draws] == [["Bob", "Carol"]] * 8
+
+
+def test_an_impossible_bid_falls_back_to_uniform(monkeypatch):
+    """A call the model gives no chance on any hand is left out of the
+    conditioning (named in the report), without dividing by zero."""
+    k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
+    real = bidding_model.call_chance
+    monkeypatch.setattr(bidding_model, "call_chance",
+                        lambda bid, view: 0.0 if bid.player == "Alice" else real(bid, view))
+    s = Sampler(k, 1)
+    assert s.ignored == (HIGH_AUCTION.bids[0],)
+    draws = list(s.draws(20))
+    assert len(draws) == 20 and all(math.isfinite(d.weight) for d in draws)
+
+
+def test_tiny_acceptance_stops_at_the_draw_cap(monkeypatch):
+    """A likelihood that is high for very few hands: the threshold keeps
+    about 1% accepted; a small cap stops the run with what it has."""
+    k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
+    low_hearts = parse_hand(".65432..")
+    monkeypatch.setattr(bidding_model, "call_chance",
+                        lambda bid, view: 1.0 if bid.player != "Alice" or
+                        view.hand & low_hearts == low_hearts else 1e-7)
+    monkeypatch.setattr(sampling, "DRAWS_PER_SAMPLE", 3)
+    s = Sampler(k, 4)
+    assert s.threshold < 1.0
+    draws = list(s.draws(200))
+    assert s.capped and 0 < len(draws) < 200 and draws[-1].drawn <= s.max_draws
+    a = sim.analyse(k, 200, seed=4, jobs=1, solver=FakeSolver())
+    assert a.sampling.stopped_by == "draws" and a.samples == len(draws) and a.stopped_early
+
+
+def test_acceptance_threshold():
+    assert sampling.acceptance_threshold([0.1, 0.2, 0.4]) == 0.4
+    tiny = [1.0] + [1e-9] * 999
+    c = sampling.acceptance_threshold(tiny)
+    assert c < 1.0 and sum(min(1.0, x / c) for x in tiny) / 1000 == pytest.approx(0.01, rel=1e-3)
+
+
+def test_declarer_odds_follow_the_later_bidders_model():
+    k = Knowledge.from_deal(deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"])), "Bob")
+    strong = (LaterBidder("Carol", 2, 11.0, 1.0, 0.0),)
+    weak = (LaterBidder("Carol", 2, 1.0, 1.0, 0.0),)
+    odds = dict(declarer_odds(k, 6, strong))
+    assert odds["Carol"] > 0.95 and math.isclose(sum(odds.values()), 1.0)
+    assert dict(declarer_odds(k, 6, weak))["Bob"] > 0.99
+    assert dict(declarer_odds(k, 4, weak))["Alice"] > 0.99
+    nil = (LaterBidder("Carol", 2, 11.0, 1.0, 1.0),)      # a sure nil bids 0
+    assert declarer_odds(k, 6, nil) == (("Bob", 1.0),)
+    first = Knowledge.from_deal(deal(), "Alice")         # two later bidders
+    later = (LaterBidder("Bob", 1, 6.0, 2.0, 0.1), LaterBidder("Carol", 2, 6.0, 2.0, 0.1))
+    for tricks in (0, 6, 13):
+        odds = dict(declarer_odds(first, tricks, later))
+        assert math.isclose(sum(odds.values()), 1.0)
+    (only,) = declarer_odds(first, 13, later)           # nobody outbids a 13
+    assert only[0] == "Alice" and only[1] == pytest.approx(1.0)
+
+
+def test_weighted_estimates_reduce_to_the_unweighted_ones():
+    values = [3, 5, 5, 9, 2]
+    plain, ones = Estimate.of(values), Estimate.mean(values, [1.0] * 5)
+    assert math.isclose(plain.value, ones.value) and math.isclose(plain.se, ones.se)
+    assert ones.n == 5 and ones.n_eff == 5
+    hits = [1, 0, 1, 1, 0]
+    share, weighted = Estimate.share(3, 5), Estimate.proportion(hits, [2.0] * 5)
+    assert math.isclose(share.value, weighted.value) and math.isclose(share.se, weighted.se)
+    ratio = Estimate.ratio([1, 0, 0, 1], [1, 1, 0, 1], [1.0] * 4)
+    assert math.isclose(ratio.value, 2 / 3) and ratio.n == 3
+    assert math.isclose(ratio.se, Estimate.share(2, 3).se)
+    skewed = Estimate.mean([0, 10], [1.0, 3.0])
+    assert skewed.value == 7.5 and skewed.n_eff == pytest.approx(16 / 10)
+    assert effective_samples([1.0, 1.0, 0.0]) == 2.0
+    assert Estimate.mean([4], [2.0]).n_eff == 1.0 and math.isnan(Estimate.mean([4], [2.0]).se)
+
+
+def test_conditioned_analysis_uses_weights_everywhere():
+    k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
+    a = sim.analyse(k, 30, seed=6, jobs=1, solver=FakeSolver())
+    assert a.weighted and a.sampling.method == "conditioned" and a.sampling.accepted == 30
+    weights = [d.weight for d in a.draws]
+    n_eff = effective_samples(weights)
+    assert a.effective_samples == pytest.approx(n_eff)
+    assert all(e.n_eff is not None for e in a.chances_shown())
+    role = a.roles[0]
+    assert sum(role.histogram) == pytest.approx(30)
+    assert role.make[0].value == pytest.approx(1.0) and role.make[0].n_eff == pytest.approx(n_eff)
+    best = a.recommended
+    scores = [sum(p * sample_outcome(k, a.plan, best.candidate, r, d).score
+                  for d, p in declarer_odds(k, best.tricks, draw.later))
+              for r, draw in zip(a.results, a.draws)]
+    assert best.score.value == pytest.approx(sum(w * s for w, s in zip(weights, scores)) / sum(weights))
+
+
+def test_conditioned_result_whatever_the_jobs(monkeypatch):
+    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
+    k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
+    one = sim.analyse(k, 12, seed=3, jobs=1)
+    two = sim.analyse(k, 12, seed=3, jobs=2)
+    assert one.results == two.results and one.draws == two.draws
+    assert [c.score for c in one.candidates] == [c.score for c in two.candidates]
+
+
+def test_precision_target_stops_at_a_checkpoint():
+    k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
+    assert list(zip(range(7), simulate.checkpoints())) == [
+        (0, 20), (1, 30), (2, 40), (3, 50), (4, 60), (5, 72), (6, 87)]
+    seen = []
+    a = sim.analyse(k, 500, seed=2, jobs=1, solver=FakeSolver(), precision=12.0,
+                    update=seen.append)
+    assert a.sampling.stopped_by == "precision" and a.samples in set(range(20, 500))
+    assert a.precision() <= 12.0 and a.stopped_early
+    assert [x.samples for x in seen] == [n for n in (20, 30, 40, 50, 60, 72, 87, 105, 126)
+                                         if n < a.samples]
+    again = sim.analyse(k, 500, seed=2, jobs=1, solver=FakeSolver(), precision=12.0)
+    assert again.samples == a.samples and again.recommended == a.recommended
+    capped = sim.analyse(k, 25, seed=2, jobs=1, solver=FakeSolver(), precision=0.01)
+    assert capped.samples == 25 and capped.sampling.stopped_by == "samples"
+    with pytest.raises(BidError, match="positive number"):
+        sim.analyse(k, 25, seed=2, jobs=1, solver=FakeSolver(), precision=0)
+
+
+def test_uniform_sampling_is_the_double_dummy_later_bid_model():
+    k = Knowledge.from_deal(deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"])), "Bob")
+    a = sim.analyse(k, 10, seed=1, jobs=1, solver=FakeSolver(), sampling="uniform")
+    assert not a.weighted and a.sampling.drawn == a.sampling.accepted == 10
+    b = sim.summarise(k, a.plan, a.results, 1)
+    assert a.candidates == b.candidates and a.roles == b.roles
+    with pytest.raises(BidError, match="one of conditioned, uniform"):
+        sim.analyse(k, 10, seed=1, jobs=1, solver=FakeSolver(), sampling="rejection")
+
+
+@needs_engine
+def test_uniform_sampling_gives_the_double_dummy_model_answers():
+    """--sampling uniform on a bundled deal: every JSON field as the uniform
+    method has always given it (a snapshot), plus the sampling block."""
+    import json
+    from pathlib import Path
+
+    from dummy_spades.cli.bid import analysis_json
+    from dummy_spades.solver.dealfile import load_deal
+
+    root = Path(__file__).resolve().parent
+    d = load_deal(root.parent / "hands" / "three-peeky.yaml")
+    k = Knowledge.from_deal(d, "Bob")
+    data = analysis_json(sim.analyse(k, 5, seed=1, jobs=1, bid=sim.file_bid(d, "Bob"),
+                                     sampling="uniform"))
+    assert data.pop("sampling")["method"] == "uniform"
+    golden = json.loads((root / "golden" / "bid" / "uniform-three-peeky-Bob-5.json").read_text())
+    assert json.loads(json.dumps(data)) == golden
+
+
+@needs_engine
+def test_an_earlier_high_bid_shapes_the_hands_and_the_recommendation():
+    """hands/earlier-bid-low.yaml and -high.yaml differ only in Alice's
+    opening (4 or 9; Bob bid 3 and Alice holds the auction either way).
+    Uniform sampling gives both the same answer. Conditioned sampling finds
+    Alice's hand stronger than uniform after the 9 and weaker after the 4,
+    and Carol bids lower against the strong opener (she defends beside Bob)
+    than against the weak one. One solver for all four runs: its table
+    answers the layouts the runs share."""
+    from pathlib import Path
+
+    from dummy_spades.solver.dealfile import load_deal
+
+    hands = Path(__file__).resolve().parent.parent / "hands"
+    low, high = (Knowledge.from_deal(load_deal(hands / f"earlier-bid-{x}.yaml"))
+                 for x in ("low", "high"))
+    solver = sim.make_solver()
+    ul, uh = (sim.analyse(k, 6, seed=1, jobs=1, solver=solver, sampling="uniform")
+              for k in (low, high))
+    assert ul.results == uh.results and ul.roles == uh.roles
+    assert ul.recommended == uh.recommended and ul.recommended.tricks <= 4
+    assert ul.bids[:5] == uh.bids[:5]            # Carol defends with 0-4 in both files
+    cl, ch = (sim.analyse(k, 24, seed=1, jobs=1, solver=solver) for k in (low, high))
+    (low_alice,), (high_alice,) = ([(s, u) for p, s, u in a.sampling.worth if p == "Alice"]
+                                   for a in (cl, ch))
+    assert high_alice[0] > high_alice[1] + 0.3         # sampled against uniform
+    assert low_alice[0] < low_alice[1] - 0.3
+    assert high_alice[0] > low_alice[0] + 1.0
+    assert ch.recommended.tricks < cl.recommended.tricks

@@ -85,7 +85,8 @@ def test_json_fields(deal_file):
     role = data["roles"][0]
     assert role["role"] == "declarer" and role["partner"] == "dummy"
     assert sum(role["histogram"]) == 15 and len(role["make"]) == 14
-    assert set(role["make"][3]) == {"value", "se", "n"} and role["make"][3]["n"] == 15
+    assert set(role["make"][3]) == {"value", "se", "n", "n_eff"} and role["make"][3]["n"] == 15
+    assert role["make"][3]["n_eff"] == 15.0                # a first bidder: nothing to weight
     assert [n["hand"] for n in role["nils"]] == ["self", "dummy"]
     assert [b["bid"] for b in data["bids"]] == list(range(14))
     best = data["recommended"]
@@ -120,6 +121,8 @@ def test_same_output_for_one_and_two_jobs(deal_file):
     path = deal_file()
     one = run_json(path, "--samples", 16, "--jobs", 1)
     two = run_json(path, "--samples", 16, "--jobs", 2)
+    for data in (one, two):
+        del data["sampling"]["model_seconds"]              # a timing field
     assert one == two
 
 
@@ -203,6 +206,75 @@ def test_time_limit_reports_the_samples_solved(deal_file):
     assert sum(data["roles"][0]["histogram"]) == 1
     r = run(deal_file(), "--samples", 40, "--jobs", 2, "--time-limit", "0.000001")
     assert r.exit_code == 0, r.output
-    assert "1 sample (time limit reached; 40 asked for)" in " ".join(r.stdout.split())
+    assert "1 sample, n_eff 1.0 (time limit reached; 40 asked for)" in " ".join(r.stdout.split())
     full = run_json(deal_file(), "--samples", 5, "--jobs", 1)
     assert full["samples"] == full["samples_requested"] == 5 and full["stopped_early"] is False
+
+
+# ------------------------------------------------------------------ sampling
+GOLDEN = ROOT / "tests" / "golden" / "bid"
+
+
+def golden(name):
+    return json.loads((GOLDEN / name).read_text(encoding="utf-8"))
+
+
+def test_uniform_sampling_answers_as_before(deal_file):
+    """--sampling uniform: every field as the double-dummy later-bid model
+    gave it (a snapshot), plus the sampling block."""
+    data = run_json(deal_file(DEAL + AUCTION), "--player", "Bob", "--samples", 30, "--jobs", 1,
+                    "--seed", 3, "--sampling", "uniform")
+    sampling = data.pop("sampling")
+    assert sampling == {"method": "uniform", "drawn": 30, "accepted": 30,
+                        "effective_samples": 30.0, "stopped_by": "samples"}
+    assert data == golden("uniform-second-bidder-fake-30.json")
+
+
+def test_conditioned_json(deal_file):
+    data = run_json(deal_file(DEAL + AUCTION), "--player", "Carol", "--samples", 20, "--jobs", 1)
+    s = data["sampling"]
+    assert s["method"] == "conditioned" and s["accepted"] == 20 and s["drawn"] >= 20
+    assert s["stopped_by"] == "samples" and 0 < s["effective_samples"] <= 20
+    assert s["model_evaluations"] > 0 and s["acceptance_rate"] == round(20 / s["drawn"], 4)
+    assert [w["player"] for w in s["hand_worth"]] == ["Alice", "Bob"]
+    worth = {w["player"]: w for w in s["hand_worth"]}
+    assert worth["Alice"]["sampled"] > worth["Alice"]["uniform"]       # Alice bid 8
+    assert s["unconditioned_bids"] == []
+    assert "bidding model" in data["honesty"] and "perfect information" in data["honesty"]
+    assert "bidding model" in data["later_bid_model"]
+    role = data["roles"][0]
+    assert sum(role["histogram"]) == pytest.approx(20, abs=0.01)
+    assert set(role["make"][5]) == {"value", "se", "n", "n_eff"} and role["make"][5]["n"] == 20
+    assert data["recommended"]["expected_score"]["n_eff"] == round(s["effective_samples"], 1)
+
+
+def test_conditioned_report_shows_n_eff_and_the_hands(deal_file):
+    r = run(deal_file(DEAL + AUCTION), "--player", "Carol", "--samples", 20, "--jobs", 1)
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.stdout.split())
+    assert "Sampling: conditioned on the earlier bids" in out and "model evaluations" in out
+    assert "n=20, n_eff=" in out and "Alice" in out and "(uniform " in out
+    assert "bidding model" in out
+    r = run(deal_file(DEAL + AUCTION), "--player", "Carol", "--samples", 20, "--jobs", 1,
+            "--sampling", "uniform")
+    assert "Sampling: uniform" in " ".join(r.stdout.split()) and "n_eff" not in r.stdout
+
+
+def test_precision_stops_the_run_and_says_so(deal_file):
+    data = run_json(deal_file(), "--samples", 400, "--jobs", 1, "--precision", 15)
+    assert data["sampling"]["stopped_by"] == "precision" and data["stopped_early"] is True
+    assert data["samples"] < 400 and data["samples_requested"] == 400
+    r = run(deal_file(), "--samples", 400, "--jobs", 1, "--precision", 15)
+    assert r.exit_code == 0 and "precision reached; 400 asked for" in " ".join(r.stdout.split())
+    data = run_json(deal_file(), "--samples", 40, "--jobs", 1, "--time-limit", "0.000001",
+                    "--precision", 1)
+    assert data["sampling"]["stopped_by"] == "time" and data["samples"] == 1
+
+
+@pytest.mark.parametrize("args", [["--precision", "0"], ["--precision", "-2"],
+                                  ["--precision", "inf"], ["--precision", "nan"],
+                                  ["--sampling", "rejection"]])
+def test_bad_sampling_options_are_usage_errors(deal_file, args):
+    r = run(deal_file(), *args)
+    assert r.exit_code == 2, r.output
+    assert args[0] in r.output and "Traceback" not in r.output

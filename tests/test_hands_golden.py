@@ -137,6 +137,15 @@ def check_nil_break(d):
     assert REF.max_tricks(pos, 0b0111, nil_seat=1) == -1  # Bob alone breaks it
 
 
+def check_earlier_bid(d, opening):
+    from dummy_spades.solver.bid import Knowledge
+
+    assert [(b.player, b.tricks, b.nils) for b in d.auction.bids] == [
+        ("Alice", opening, ()), ("Bob", 3, ())]
+    k = Knowledge.from_deal(d)
+    assert k.player == "Carol" and k.declarers == ("Alice", "Carol")  # Alice holds the auction
+
+
 CHECKS = {
     "worked-example": check_worked_example,
     "duck-worked-example": check_worked_example,  # the same hands (its DD facts: tests/test_duck.py)
@@ -153,6 +162,8 @@ CHECKS = {
     "mirror": check_mirror,
     "suicide": check_suicide,
     "nil-break": check_nil_break,
+    "earlier-bid-low": lambda d: check_earlier_bid(d, 4),
+    "earlier-bid-high": lambda d: check_earlier_bid(d, 9),
 }
 
 

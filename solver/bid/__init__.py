@@ -12,12 +12,17 @@ scores for each candidate bid. It prints nothing (``cli/bid.py`` does).
 Method (docs/BID.md has the full statement):
 
 * **Knowledge** (:class:`Knowledge`): own hand fixed; the dummy cards the
-  player knows fixed in the dummy; the other cards dealt uniformly at random
-  to fill the dummy and the two other hands to 13 cards. The bids made are
-  *not* used to shape the other hands (no inference from bids).
-* **Seeded**: sample ``i`` draws from its own generator seeded from
-  ``(seed, i)``, so the samples, and every number derived from them, are the
-  same whatever the number of worker processes.
+  player knows fixed in the dummy; the other cards dealt at random to fill
+  the dummy and the two other hands to 13 cards (:func:`sample_layout`).
+* **Sampling** (:class:`sampling.Sampler`): ``conditioned`` (the default)
+  weights each layout by the bidding model's chance (:mod:`.model`) of the
+  bids the earlier bidders made with the hands it gives them, by rejection
+  before any solve plus importance weights; ``uniform`` solves every layout
+  alike (the bids made do not shape the other hands).
+* **Seeded**: draw ``i`` uses its own generators seeded from ``(seed, i)``
+  and the accepted draws are chosen in order in one process, so the
+  samples, and every number derived from them, are the same whatever the
+  number of worker processes.
 * **Roles** (:func:`solve_layout`): for each real player who can still end
   up declaring (:attr:`Knowledge.declarers`: the player themself with the
   dummy, or another player, the player then defending beside the third),
@@ -28,11 +33,13 @@ Method (docs/BID.md has the full statement):
   side to break it; ``-1`` means it cannot be kept. A query is skipped when
   its answer is implied: a hand whose spades cannot all be covered by higher
   spades (the ace, or K-Q, ...) surely wins a trick (:func:`certain_trick`).
-* **Who declares** (:func:`declarer_for`): the earlier bids are known; each
-  later bidder is modelled as bidding the tricks their own side would take as
-  declarer in the sampled layout (double-dummy). The highest bid declares;
-  ties go to the earlier bidder. Every figure is also given per role ("if X
-  declares"), which needs no model of the later bids.
+* **Who declares**: the earlier bids are known. Under conditioned sampling
+  each later bidder bids by the bidding model from their own view
+  (:func:`declarer_odds`: every declarer with its chance); under uniform
+  sampling each bids the tricks their own side would take as declarer in
+  the layout, double-dummy (:func:`declarer_for`). The highest bid
+  declares; ties go to the earlier bidder. Every figure is also given per
+  role ("if X declares"), which needs no model of the later bids.
 * **Bidding variants** (docs/RULES.md "Mirror Spades (dummy version)",
   "Suicide Spades (dummy version)"): the candidates are the legal bids
   (:func:`solver.auction.legal_bids`). Under mirror a bid is the bidder's
@@ -51,10 +58,12 @@ Method (docs/BID.md has the full statement):
 Double-dummy simulation assumes perfect information (every player sees every
 card), which favours the declarer's side: the declarer never misguesses.
 Chances when declaring are optimistic, chances when defending pessimistic.
+Conditioned sampling also assumes the players bid as the model does.
 
 The steps, one module each: :mod:`.knowledge` (what the player knows),
-:mod:`.sampling` (layouts of the unseen cards), :mod:`.layout` (solving one
-layout), :mod:`.candidates` (the bids to judge and the questions they need),
+:mod:`.sampling` (layouts of the unseen cards, the draws solved),
+:mod:`.model` and :mod:`.coefficients` (the bidding model), :mod:`.layout`
+(solving one layout), :mod:`.candidates` (the bids to judge and the questions they need),
 :mod:`.outcome` (a candidate's result in one layout), :mod:`.estimates` and
 :mod:`.summary` (statistics and the recommendation), :mod:`.simulate`
 (running it all, in worker processes).
@@ -62,29 +71,36 @@ layout), :mod:`.candidates` (the bids to judge and the questions they need),
 from __future__ import annotations
 
 from ..backend import make_solver  # the one solver factory (runs look it up in .simulate)
+from . import model
 from .candidates import (BIDS, Candidate, check_candidate, default_candidates, file_bid,
                          parse_candidate, plan_for)
-from .estimates import Estimate
+from .estimates import Estimate, effective_samples
 from .knowledge import BidError, Knowledge
 from .layout import (DEFAULT_TT_MB, NIL_BROKEN, NOT_ASKED, NilOrder, Plan, SampleResult,
                      certain_trick, mirror_declarers, nil_tricks, solve_layout)
 from .layout import _position  # noqa: F401  (benches/compare_dds_bid.py)
-from .outcome import (LATER_BID_MODEL, Outcome, declarer_for, modelled_bid, sample_outcome,
-                      side_tricks)
-from .sampling import sample_layout, sample_rng
-from .simulate import (DEFAULT_SAMPLES, DEFAULT_SEED, ActualResult, PlayerCheck, actual_result,
-                       analyse, check_all, check_samples, check_time_limit, run_samples)
-from .summary import (HONESTY, BidAnalysis, CandidateStats, Judgement, NilChance, NilResultStats,
-                      RoleStats, candidate_stats, judge, role_stats, roles, solved_in, summarise)
+from .outcome import (LATER_BID_MODEL, MODEL_LATER_BIDS, Outcome, declarer_for, declarer_odds,
+                      modelled_bid, sample_outcome, side_tricks)
+from .sampling import (Draw, LaterBidder, Sampler, SamplingReport, acceptance_threshold,
+                       dummy_seen_by, sample_layout, sample_rng)
+from .simulate import (DEFAULT_SAMPLES, DEFAULT_SEED, ActualResult, PlayerCheck, Run,
+                       actual_result, analyse, check_all, check_precision, check_samples,
+                       check_time_limit, checkpoints, run, run_samples)
+from .summary import (HONESTY, MODEL_HONESTY, BidAnalysis, CandidateStats, Judgement, Layouts,
+                      NilChance, NilResultStats, RoleStats, candidate_stats, judge, role_stats,
+                      roles, solved, solved_in, summarise)
 
 __all__ = [
-    "BIDS", "Candidate", "check_candidate", "default_candidates", "file_bid", "parse_candidate",
-    "plan_for", "Estimate", "BidError", "Knowledge", "DEFAULT_TT_MB", "NIL_BROKEN", "NOT_ASKED",
-    "NilOrder", "Plan", "SampleResult", "certain_trick", "mirror_declarers", "nil_tricks",
-    "solve_layout", "LATER_BID_MODEL", "Outcome", "declarer_for", "modelled_bid", "sample_outcome",
-    "side_tricks", "sample_layout", "sample_rng", "DEFAULT_SAMPLES", "DEFAULT_SEED",
-    "ActualResult", "PlayerCheck", "actual_result", "analyse", "check_all", "check_samples",
-    "check_time_limit", "run_samples", "HONESTY", "BidAnalysis", "CandidateStats", "Judgement",
+    "model", "BIDS", "Candidate", "check_candidate", "default_candidates", "file_bid",
+    "parse_candidate", "plan_for", "Estimate", "effective_samples", "BidError", "Knowledge",
+    "DEFAULT_TT_MB", "NIL_BROKEN", "NOT_ASKED", "NilOrder", "Plan", "SampleResult",
+    "certain_trick", "mirror_declarers", "nil_tricks", "solve_layout", "LATER_BID_MODEL",
+    "MODEL_LATER_BIDS", "Outcome", "declarer_for", "declarer_odds", "modelled_bid",
+    "sample_outcome", "side_tricks", "Draw", "LaterBidder", "Sampler", "SamplingReport",
+    "acceptance_threshold", "dummy_seen_by", "sample_layout", "sample_rng", "DEFAULT_SAMPLES",
+    "DEFAULT_SEED", "ActualResult", "PlayerCheck", "Run", "actual_result", "analyse", "check_all",
+    "check_precision", "check_samples", "check_time_limit", "checkpoints", "run", "run_samples",
+    "HONESTY", "MODEL_HONESTY", "BidAnalysis", "CandidateStats", "Judgement", "Layouts",
     "NilChance", "NilResultStats", "RoleStats", "candidate_stats", "judge", "role_stats", "roles",
-    "solved_in", "summarise", "make_solver",
+    "solved", "solved_in", "summarise", "make_solver",
 ]

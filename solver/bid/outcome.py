@@ -1,17 +1,35 @@
 """The player's result in one layout for one candidate bid: who declares,
-the side's tricks, nils kept, hand score."""
+the side's tricks, nils kept, hand score.
+
+Who declares depends on the bids after the player's. Two models of them:
+
+* :func:`declarer_for` (uniform sampling): each later bidder bids the tricks
+  their own side would take as declarer in the layout, double-dummy, so
+  one declarer per layout;
+* :func:`declarer_odds` (conditioned sampling): each later bidder bids from
+  their own view, by the bidding model (:mod:`.model`), so each possible
+  declarer has a chance, summed exactly over the model's bids.
+
+Either way the highest bid declares, ties to the earlier bidder
+(:func:`auction.auction_winner`).
+"""
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, auction_winner, legal_bids,
                        nil_counts, spade_count)
 from ..scoring import TRICKS_PER_HAND, NilBet, ScoringRules, Standing, apply_bags, score_hand
 from .candidates import Candidate
 from .knowledge import BidError, Knowledge
+from . import model
 from .layout import Plan, SampleResult
+from .sampling import LaterBidder
+
+#: who declares, with what chance: ``((declarer, chance), ...)`` in seat order
+Odds = Tuple[Tuple[str, float], ...]
 
 
 #: How the later bidders' bids are modelled, by bidding rules (:func:`declarer_for`).
@@ -26,6 +44,12 @@ LATER_BID_MODEL = {
 }
 
 
+#: How the later bidders' bids are modelled under conditioned sampling (:func:`declarer_odds`).
+MODEL_LATER_BIDS = ("each later bidder bids by the bidding model from their own hand, the dummy "
+                    "cards they saw and the bids before them (the chance of each bid summed "
+                    "exactly); ties go to the earlier bidder")
+
+
 def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str:
     """Who declares if the player bids ``tricks`` in this layout: the earlier
     bids as made, each later bidder bidding their own side's double-dummy
@@ -34,7 +58,7 @@ def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str
     if k.bidding != STANDARD:
         return _variant_declarer(k, tricks, sample)
 
-    def calls():
+    def calls() -> Iterator[Tuple[str, int]]:
         for i, name in enumerate(k.order):
             if i < k.position:
                 yield name, k.bids[i].tricks
@@ -45,7 +69,9 @@ def declarer_for(knowledge: Knowledge, tricks: int, sample: SampleResult) -> str
                 if t is not None:   # None: cannot outbid the bids made (a 13), not solved
                     yield name, t
 
-    return auction_winner(calls())
+    winner = auction_winner(calls())
+    assert winner is not None       # the player's own bid is among the calls
+    return winner
 
 
 def modelled_bid(bidding: str, auction: Auction, spades: int, tricks: Optional[int]) -> Bid:
@@ -82,9 +108,47 @@ def _variant_declarer(knowledge: Knowledge, tricks: int, sample: SampleResult) -
     return declarer
 
 
+def declarer_odds(knowledge: Knowledge, tricks: int, later: Sequence[LaterBidder]) -> Odds:
+    """Who declares if the player bids ``tricks``, and with what chance, when
+    each later bidder calls by the bidding model from their own view:
+    ``later`` (their trick estimates in the layout, :class:`sampling.Draw`)
+    plus the model's terms for the numbers bid before them, the player's
+    ``tricks`` included; a nil bids 0."""
+    k = knowledge
+    odds: Dict[str, float] = {}
+
+    def walk(calls: List[Tuple[str, int]], j: int, chance: float) -> None:
+        if j == len(later):
+            winner = auction_winner(calls)
+            assert winner is not None
+            odds[winner] = odds.get(winner, 0.0) + chance
+            return
+        b = later[j]
+        mean = b.mean + model.earlier_terms(b.position, [t for _, t in calls])
+        numbers = model.number_chances(mean, b.spread)
+        if j == len(later) - 1:       # the last bid only matters above the highest so far
+            top = max(t for _, t in calls)
+            above = (1.0 - b.nil) * sum(numbers[top + 1:])
+            if above > 0:
+                walk(calls + [(b.name, top + 1)], j + 1, chance * above)
+            if above < 1:
+                walk(calls + [(b.name, 0)], j + 1, chance * (1.0 - above))
+            return
+        for number, p in enumerate(numbers):
+            p *= 1.0 - b.nil
+            if number == 0:
+                p += b.nil
+            if p > 0:
+                walk(calls + [(b.name, number)], j + 1, chance * p)
+
+    walk([(bid.player, bid.tricks) for bid in k.bids] + [(k.player, tricks)], 0, 1.0)
+    return tuple((d, odds[d]) for d in k.players if d in odds)
+
+
 def side_tricks(knowledge: Knowledge, sample: SampleResult, declarer: str) -> int:
     """The player's side's tricks in the layout when ``declarer`` declares."""
     t = sample.declarer_tricks[knowledge.players.index(declarer)]
+    assert t is not None, f"the role of {declarer} was not solved"
     return t if declarer == knowledge.player else TRICKS_PER_HAND - t
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Generator, Iterator, List, Optional, Tuple
 
-from .. import parallel
+from .. import limits, parallel
 from ..auction import Auction
 from ..backend import Solver, make_solver
 from ..deal import Deal
@@ -15,7 +15,7 @@ from .candidates import Candidate, check_candidate, file_bid, plan_for
 from .knowledge import BidError, Knowledge
 from .layout import DEFAULT_TT_MB, NilOrder, Plan, SampleResult, solve_layout
 from .outcome import Outcome, sample_outcome, side_tricks
-from .sampling import sample_layout
+from .sampling import CONDITIONED, UNIFORM, Draw, Sampler, sample_layout
 from .summary import BidAnalysis, summarise
 
 
@@ -25,9 +25,9 @@ DEFAULT_SAMPLES = 200
 DEFAULT_SEED = 1
 
 
-def _solve_sample(solver: Solver, context: Tuple[Knowledge, Plan, int, "NilOrder"],
+def _solve_sample(solver: Solver, context: Tuple[Knowledge, Plan, int, NilOrder],
                   index: int) -> SampleResult:
-    """Sample ``index``'s layout, solved (the work of one worker, :mod:`solver.parallel`)."""
+    """Draw ``index``'s layout, solved (the work of one worker, :mod:`solver.parallel`)."""
     k, plan, seed, order = context
     return solve_layout(solver, k, sample_layout(k, seed, index), plan, index, order)
 
@@ -49,21 +49,56 @@ def check_time_limit(seconds: Optional[float]) -> Optional[float]:
     return float(seconds)
 
 
-def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFAULT_SEED,
-                jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
-                tt_mb: float = DEFAULT_TT_MB, solver=None,
-                time_limit: Optional[float] = None,
-                executor: Optional[parallel.Executor] = None) -> List[SampleResult]:
-    """Sample and solve ``samples`` layouts; results in sample order.
+def check_precision(target: Optional[float]) -> Optional[float]:
+    if target is None:
+        return None
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not target > 0 \
+            or math.isinf(target):
+        raise BidError(f"precision {target!r}", field="precision",
+                       expected="a positive number (percentage points for chances, points for "
+                                "the score difference)")
+    return float(target)
+
+
+def checkpoints() -> Iterator[int]:
+    """The sample counts at which a run with a precision target (or a live
+    display) takes stock: 20, 30, 40, 50, 60, 72, ... (at least 10 more and
+    20% more each time), the same whatever the jobs, so the stopping point
+    is a function of the seed."""
+    n = 20
+    while True:
+        yield n
+        n = max(n + 10, math.ceil(n * 1.2))
+
+
+@dataclass
+class Run:
+    """A finished run: the results in draw order, the draws they solved,
+    and why it stopped (``samples``, ``time``, ``precision`` or ``draws``)."""
+
+    results: List[SampleResult]
+    draws: List[Draw]
+    stopped_by: str
+
+
+def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int,
+        jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
+        tt_mb: float = DEFAULT_TT_MB, solver: Optional[Solver] = None, time_limit: Optional[float] = None,
+        enough: Optional[Callable[[List[SampleResult], List[Draw]], bool]] = None,
+        executor: Optional[parallel.Executor] = None) -> Run:
+    """Solve the sampler's accepted draws in order, at most ``samples``.
 
     ``jobs``: worker processes (default: all cores), each with one engine
     solver reused for all its samples; ``1`` solves in this process (with
     ``solver`` if given); ``executor`` (:mod:`solver.parallel`) instead of
     ``jobs``, e.g. a cluster. ``progress()`` is called after every sample.
     ``time_limit`` (seconds): stop once it has passed, with the samples
-    ``0..n-1`` solved by then (at least one; ``0``: just the first), as
-    ``duck``'s time limit: the same seed gives the same numbers for the
-    same ``n``, but ``n`` depends on the machine."""
+    solved by then (at least one; ``0``: just the first), as ``duck``'s
+    time limit: the same seed gives the same numbers for the same ``n``,
+    but ``n`` depends on the machine. ``enough(results, draws)`` is asked
+    at each of :func:`checkpoints`; True stops the run there. The draws are
+    chosen in this process, in order, so the answers are the same whatever
+    runs the solves."""
     check_samples(samples)
     time_limit = check_time_limit(time_limit)
     try:
@@ -71,34 +106,89 @@ def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFA
     except parallel.JobsError:
         raise BidError(f"{jobs!r} jobs", field="jobs",
                        expected=f"a number of processes, at least 1 and at most "
-                                f"{parallel.limits.max_jobs()}") from None
+                                f"{limits.max_jobs()}") from None
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    work = parallel.Work(_solve_sample, (knowledge, plan, seed, NilOrder()), make_solver, (tt_mb,))
+    work = parallel.Work(_solve_sample, (knowledge, plan, sampler.seed, NilOrder()), make_solver,
+                         (tt_mb,))
     runner = (parallel.Inline(solver) if jobs == 1 else parallel.ProcessPool(min(jobs, samples))) \
         if executor is None else executor
-    out: List[SampleResult] = []
-    for _, result in runner.map(work, range(samples), deadline=deadline, total=samples):
-        out.append(result)
-        if progress is not None:
-            progress()
-    return out
+    taken: List[Draw] = []
 
+    def indices() -> Iterator[int]:
+        for draw in sampler.draws(samples):
+            taken.append(draw)
+            yield draw.index
+
+    out: List[SampleResult] = []
+    marks = checkpoints()
+    mark = next(marks)
+    stopped_by = "samples"
+    answers: Generator[Tuple[int, SampleResult], None, None] = \
+        runner.map(work, indices(), deadline=deadline, total=samples)  # type: ignore[assignment]
+    try:
+        for _, result in answers:
+            out.append(result)
+            if progress is not None:
+                progress()
+            if enough is not None and len(out) == mark:
+                mark = next(marks)
+                if len(out) < samples and enough(out, taken[:len(out)]):
+                    stopped_by = "precision"
+                    break
+    finally:
+        answers.close()     # stops the workers of a run left early
+    if len(out) < samples and stopped_by == "samples":
+        stopped_by = "draws" if sampler.capped else "time"
+    return Run(out, taken[:len(out)], stopped_by)
+
+
+def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFAULT_SEED,
+                jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
+                tt_mb: float = DEFAULT_TT_MB, solver: Optional[Solver] = None,
+                time_limit: Optional[float] = None,
+                executor: Optional[parallel.Executor] = None) -> List[SampleResult]:
+    """Solve the first ``samples`` layouts of ``seed`` drawn uniformly
+    (:func:`run` with uniform sampling); results in sample order."""
+    return run(knowledge, plan, Sampler(knowledge, seed, UNIFORM), samples, jobs, progress,
+               tt_mb, solver, time_limit, executor=executor).results
 
 def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
             jobs: Optional[int] = None, bid: Optional[Candidate] = None,
             progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
-            solver=None, time_limit: Optional[float] = None,
+            solver: Optional[Solver] = None, time_limit: Optional[float] = None, sampling: str = CONDITIONED,
+            precision: Optional[float] = None,
+            update: Optional[Callable[[BidAnalysis], None]] = None,
             executor: Optional[parallel.Executor] = None) -> BidAnalysis:
     """Sample, solve and summarise. ``bid``: a candidate to judge;
-    ``time_limit``, ``executor``: see :func:`run_samples` (``samples`` is
-    then a maximum)."""
+    ``time_limit``, ``executor``: see :func:`run` (``samples`` is then a
+    maximum);
+    ``sampling``: ``conditioned`` or ``uniform`` (:mod:`.sampling`);
+    ``precision``: stop once every chance shown has a standard error of at
+    most that many percentage points and the top two bids' score difference
+    one of at most that many points (:meth:`BidAnalysis.precision`), checked
+    at :func:`checkpoints`; ``update(analysis)`` is called there too (a live
+    display)."""
     k = knowledge
     if bid is not None:
         check_candidate(k, bid)
+    precision = check_precision(precision)
     plan = plan_for(k, [bid] if bid is not None else [])
-    results = run_samples(k, plan, samples, seed, jobs, progress, tt_mb, solver, time_limit,
-                          executor)
-    return summarise(k, plan, results, seed, bid, samples)
+    sampler = Sampler(k, seed, sampling)
+
+    def summary(results: List[SampleResult], draws: List[Draw], stopped_by: str) -> BidAnalysis:
+        return summarise(k, plan, results, seed, bid, samples, sampler.report(draws, stopped_by),
+                         draws, precision)
+
+    def enough(results: List[SampleResult], draws: List[Draw]) -> bool:
+        a = summary(results, draws, "samples")
+        done = precision is not None and a.precision() <= precision
+        if update is not None and not done:
+            update(a)
+        return done
+
+    r = run(k, plan, sampler, samples, jobs, progress, tt_mb, solver, time_limit,
+            enough if precision is not None or update is not None else None, executor)
+    return summary(r.results, r.draws, r.stopped_by)
 
 
 @dataclass(frozen=True)
@@ -122,7 +212,7 @@ class PlayerCheck:
 
 
 def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optional[Candidate],
-                  solver) -> ActualResult:
+                  solver: Solver) -> ActualResult:
     """Solve the deal's real layout from ``knowledge.player``'s seat."""
     result = solve_layout(solver, knowledge, dict(deal.hands), plan)
     k = knowledge
@@ -138,7 +228,8 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
               jobs: Optional[int] = None, breaking: Optional[bool] = None,
               progress: Optional[Callable[[], None]] = None,
               tt_mb: float = DEFAULT_TT_MB,
-              time_limit: Optional[float] = None,
+              time_limit: Optional[float] = None, sampling: str = CONDITIONED,
+              precision: Optional[float] = None,
               executor: Optional[parallel.Executor] = None) -> List[PlayerCheck]:
     """Every player in bidding order: their bid (if made) judged at their
     turn, beside the deal's actual double-dummy result. ``time_limit`` is
@@ -155,7 +246,7 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
         cand = file_bid(deal, player)
         analysis = analyse(k, samples, seed, jobs, cand, progress, tt_mb,
                            solver if (jobs or parallel.default_jobs()) == 1 else None, share,
-                           executor)
+                           sampling, precision, executor=executor)
         actual = actual_result(k, deal, analysis.plan, cand, solver)
         out.append(PlayerCheck(player, cand, analysis, actual))
     return out

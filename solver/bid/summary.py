@@ -1,9 +1,17 @@
 """The statistics of the solved layouts and the recommendation
-(:func:`summarise` -> :class:`BidAnalysis`)."""
+(:func:`summarise` -> :class:`BidAnalysis`).
+
+Every figure is a mean over the layouts, each weighing its importance
+weight (all 1 under uniform sampling; :mod:`.estimates`) and, for the
+figures that depend on who declares, averaged over the declarers each
+layout allows with their chances (:mod:`.outcome`). Per-role figures ("if
+Bob declares") need no model of the later bids.
+"""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..auction import STANDARD
 from ..scoring import DUMMY, TRICKS_PER_HAND
@@ -11,13 +19,24 @@ from .candidates import BIDS, Candidate, default_candidates
 from .estimates import Estimate
 from .knowledge import Knowledge
 from .layout import Plan, SampleResult, certain_trick
-from .outcome import sample_outcome, side_tricks
+from .outcome import Odds, Outcome, declarer_for, declarer_odds, sample_outcome, side_tricks
+from .sampling import Draw, SamplingReport
 
 
 HONESTY = ("Double-dummy simulation assumes perfect information (every player sees all "
            "four hands), which favours the declarer's side: the declarer never misguesses. "
            "Treat chances when declaring as optimistic and chances when defending as "
            "pessimistic.")
+MODEL_HONESTY = ("Conditioned sampling rests on a bidding model fitted to double-dummy "
+                 "results: the earlier bids weight the sampled hands by it and the later bids "
+                 "come from it. Each bidder is assumed to bid the model's estimate of their "
+                 "side's tricks as declarer from their own hand and the dummy cards they saw, "
+                 "give or take its error, and to bid nil on their own hand as often as the "
+                 "model's chance of keeping it. Real players also weigh scores, bags and style; "
+                 "--sampling uniform ignores the bids.")
+
+
+TOP = 6   # candidates in the report's "best bids" table
 
 
 @dataclass(frozen=True)
@@ -34,7 +53,8 @@ class RoleStats:
     declarer: str
     role: str                        # "declarer" or "defender"
     partner: str                     # "dummy" or the other defender
-    histogram: Tuple[int, ...]       # samples by the player's side's tricks, 0..13
+    histogram: Tuple[float, ...]     # samples by the player's side's tricks, 0..13
+                                     # (weighted: the weights, scaled to sum to the samples)
     tricks: Estimate                 # mean side tricks
     make: Tuple[Estimate, ...]       # chance the side takes at least b tricks, b = 0..13
     nils: Tuple[NilChance, ...]      # own nil (and the dummy's when declaring)
@@ -64,7 +84,7 @@ class CandidateStats:
     declare: Estimate                # chance the player ends up declarer
     nils: Tuple[NilResultStats, ...]
     by_role: Tuple[Tuple[str, Estimate], ...]  # declarer -> expected score if they declare
-    scores: Tuple[int, ...] = field(default=(), repr=False, compare=False)
+    scores: Tuple[float, ...] = field(default=(), repr=False, compare=False)  # per layout
     make_by_role: Tuple[Tuple[str, Estimate], ...] = ()   # declarer -> chance it makes if they declare
     declarer_share: Tuple[Tuple[str, Estimate], ...] = ()  # declarer -> chance they declare
     # by_role and make_by_role are over the samples solved for that role: all of them, but
@@ -100,6 +120,57 @@ class BidAnalysis:
     queries: int = 0
     requested: int = 0                       # samples asked for (more than ``samples``
                                              # when a time limit stopped the run)
+    sampling: Optional[SamplingReport] = None
+    draws: Tuple[Draw, ...] = field(default=(), repr=False)
+    target: Optional[float] = None           # --precision: the largest standard error wanted
+
+    @property
+    def weighted(self) -> bool:
+        """Conditioned sampling: figures are weighted, later bids modelled."""
+        return self.sampling is not None and self.sampling.modelled
+
+    @property
+    def effective_samples(self) -> float:
+        return self.sampling.effective_samples if self.sampling is not None else self.samples
+
+    def chances_shown(self) -> List[Estimate]:
+        """Every chance the report shows: per role, each bid's chance and the
+        nils kept; per plain bid, its chance and the chance of declaring;
+        the top candidates' chances and nils."""
+        out: List[Estimate] = []
+        for r in self.roles:
+            out.extend(r.make)
+            out.extend(n.kept for n in r.nils)
+        for c in self.bids + self.candidates[:TOP]:
+            out.extend((c.make, c.declare))
+            out.extend(e for n in c.nils for e in (n.counts, n.kept))
+        return out
+
+    def top_two(self) -> Optional[Estimate]:
+        """The expected-score difference between the two best candidates
+        (paired over the layouts)."""
+        if len(self.candidates) < 2:
+            return None
+        return judge(self.candidates[0], self.candidates, self.weights).difference
+
+    @property
+    def weights(self) -> Optional[List[float]]:
+        return [d.weight for d in self.draws] if self.weighted else None
+
+    def precision(self) -> float:
+        """The largest standard error of the chances shown (in percentage
+        points) and of the top-two difference (in points): what
+        ``--precision`` compares with its target."""
+        worst = 0.0
+        for e in self.chances_shown():
+            if e.n and math.isnan(e.se):
+                return math.inf
+            if not math.isnan(e.se):
+                worst = max(worst, 100 * e.se)
+        diff = self.top_two()
+        if diff is not None:
+            worst = max(worst, math.inf if math.isnan(diff.se) else diff.se)
+        return worst
 
     @property
     def stopped_early(self) -> bool:
@@ -110,6 +181,27 @@ class BidAnalysis:
         return self.queries
 
 
+class Layouts:
+    """The solved layouts with their weights (``None``: equal) and, per
+    layout and bid, who declares with what chance."""
+
+    def __init__(self, knowledge: Knowledge, results: Sequence[SampleResult],
+                 draws: Optional[Sequence[Draw]] = None) -> None:
+        self.knowledge = knowledge
+        self.results = results
+        self.draws = draws
+        self.weights = None if draws is None else [d.weight for d in draws]
+        self._odds: Dict[Tuple[int, int], Odds] = {}
+
+    def odds(self, i: int, tricks: int) -> Odds:
+        if self.draws is None:
+            return ((declarer_for(self.knowledge, tricks, self.results[i]), 1),)
+        key = (i, tricks)
+        if key not in self._odds:
+            self._odds[key] = declarer_odds(self.knowledge, tricks, self.draws[i].later)
+        return self._odds[key]
+
+
 def roles(knowledge: Knowledge) -> Tuple[str, ...]:
     """The declarers of the player's possible roles: the player first, then
     the others clockwise."""
@@ -117,74 +209,96 @@ def roles(knowledge: Knowledge) -> Tuple[str, ...]:
     return tuple(d for d in (k.player,) + k.others if d in k.declarers)
 
 
+def solved(knowledge: Knowledge, results: Sequence[SampleResult], declarer: str) -> List[int]:
+    """The indices of the samples in which the role of ``declarer`` was
+    solved: all of them, but under mirror those whose spade counts make
+    ``declarer`` declare."""
+    i = knowledge.players.index(declarer)
+    return [j for j, r in enumerate(results) if r.declarer_tricks[i] is not None]
+
+
 def solved_in(knowledge: Knowledge, results: Sequence[SampleResult],
               declarer: str) -> List[SampleResult]:
-    """The samples in which the role of ``declarer`` was solved: all of them,
-    but under mirror those whose spade counts make ``declarer`` declare."""
-    i = knowledge.players.index(declarer)
-    return [r for r in results if r.declarer_tricks[i] is not None]
+    """The samples of :func:`solved`."""
+    return [results[j] for j in solved(knowledge, results, declarer)]
 
 
-def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult]) -> List[RoleStats]:
+def _subset(weights: Optional[Sequence[float]], indices: Sequence[int]) -> Optional[List[float]]:
+    return None if weights is None else [weights[j] for j in indices]
+
+
+def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult],
+               weights: Optional[Sequence[float]] = None) -> List[RoleStats]:
     k = knowledge
     out = []
     for declarer in roles(k):
-        results_in = solved_in(k, results, declarer)
-        n = len(results_in)
+        indices = solved(k, results, declarer)
+        n = len(indices)
         if n == 0:   # under mirror a role no sampled layout gives
             continue
+        results_in = [results[j] for j in indices]
+        w = _subset(weights, indices)
         tricks = [side_tricks(k, r, declarer) for r in results_in]
-        hist = [0] * (TRICKS_PER_HAND + 1)
-        for t in tricks:
-            hist[t] += 1
-        make = []
-        at_least = n
-        for b in BIDS:
-            make.append(Estimate.share(at_least, n))
-            at_least -= hist[b]
+        hist: List[float] = [0] * (TRICKS_PER_HAND + 1)
+        for i, t in enumerate(tricks):
+            hist[t] += 1 if w is None else w[i]
+        if w is not None:
+            total = sum(w)
+            hist = [h * n / total for h in hist]
+        make = tuple(Estimate.proportion([1 if t >= b else 0 for t in tricks], w) for b in BIDS)
         hands = [k.player] + ([DUMMY] if declarer == k.player else [])
         nils = []
         for hand in hands:
             if (declarer, hand) not in plan.nils:   # a bidding variant's bids never name it
                 continue
             j = plan.nils.index((declarer, hand))
-            kept = sum(1 for r in results_in if r.nils[j] >= 0)
+            kept = [1 if r.nils[j] >= 0 else 0 for r in results_in]
             implied = hand == k.player and certain_trick(k.hand)
-            nils.append(NilChance(hand, Estimate.share(kept, n), implied))
+            nils.append(NilChance(hand, Estimate.proportion(kept, weights), implied))
         partner = DUMMY if declarer == k.player else k.third(declarer)
         out.append(RoleStats(declarer, "declarer" if declarer == k.player else "defender",
-                             partner, tuple(hist), Estimate.of(tricks), tuple(make), tuple(nils)))
+                             partner, tuple(hist), Estimate.mean(tricks, weights), make,
+                             tuple(nils)))
     return out
 
 
 def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
-                    results: Sequence[SampleResult]) -> CandidateStats:
+                    layouts: Layouts) -> CandidateStats:
     k = knowledge
-    outcomes = [sample_outcome(k, plan, candidate, r) for r in results]
-    n = len(outcomes)
+    w = layouts.weights
+    outcomes = [[(p, sample_outcome(k, plan, candidate, r, d))
+                 for d, p in layouts.odds(i, candidate.tricks)]
+                for i, r in enumerate(layouts.results)]
+
+    def each(value: Callable[[Outcome], float]) -> List[float]:
+        return [sum(p * value(o) for p, o in layout) for layout in outcomes]
+
     nil_stats = []
     for hand in candidate.nils:
-        counted = [o for o in outcomes for h, _ in o.nils if h == hand]
-        kept = sum(1 for o in outcomes for h, ok in o.nils if h == hand and ok)
-        nil_stats.append(NilResultStats(hand, Estimate.share(len(counted), n),
-                                        Estimate.share(kept, len(counted))))
+        counts = each(lambda o: any(h == hand for h, _ in o.nils))
+        kept = each(lambda o: any(h == hand and ok for h, ok in o.nils))
+        nil_stats.append(NilResultStats(hand, Estimate.proportion(counts, w),
+                                        Estimate.ratio(kept, counts, w)))
     by_role, make_by_role, share = [], [], []
     for declarer in roles(k):
-        forced = [sample_outcome(k, plan, candidate, r, declarer)
-                  for r in solved_in(k, results, declarer)]
-        by_role.append((declarer, Estimate.of([o.score for o in forced])))
-        make_by_role.append((declarer, Estimate.share(sum(1 for o in forced if o.made), len(forced))))
-        share.append((declarer, Estimate.share(sum(1 for o in outcomes if o.declarer == declarer), n)))
-    scores = tuple(o.score for o in outcomes)
+        indices = solved(k, layouts.results, declarer)
+        forced = [sample_outcome(k, plan, candidate, layouts.results[j], declarer) for j in indices]
+        sub = _subset(w, indices)
+        by_role.append((declarer, Estimate.mean([o.score for o in forced], sub)))
+        make_by_role.append((declarer, Estimate.proportion([1 if o.made else 0 for o in forced],
+                                                           sub)))
+        share.append((declarer, Estimate.proportion(each(lambda o: o.declarer == declarer), w)))
+    scores = each(lambda o: o.score)
     return CandidateStats(
-        candidate, candidate.call(k.player), Estimate.of(scores),
-        Estimate.of([o.points for o in outcomes]), Estimate.of([o.bags for o in outcomes]),
-        Estimate.share(sum(1 for o in outcomes if o.made), n),
-        Estimate.share(sum(1 for o in outcomes if o.declarer == k.player), n),
-        tuple(nil_stats), tuple(by_role), scores, tuple(make_by_role), tuple(share))
+        candidate, candidate.call(k.player), Estimate.mean(scores, w),
+        Estimate.mean(each(lambda o: o.points), w), Estimate.mean(each(lambda o: o.bags), w),
+        Estimate.proportion(each(lambda o: o.made), w),
+        Estimate.proportion(each(lambda o: o.declarer == k.player), w),
+        tuple(nil_stats), tuple(by_role), tuple(scores), tuple(make_by_role), tuple(share))
 
 
-def judge(stats: CandidateStats, others: Sequence[CandidateStats]) -> Judgement:
+def judge(stats: CandidateStats, others: Sequence[CandidateStats],
+          weights: Optional[Sequence[float]] = None) -> Judgement:
     """``stats`` beside the best of ``others``, leaving out the candidate
     itself and those with the same score in every layout (the same bid with
     a nil that never counts)."""
@@ -192,24 +306,34 @@ def judge(stats: CandidateStats, others: Sequence[CandidateStats]) -> Judgement:
     if not rest:
         rest = [c for c in others if c.candidate != stats.candidate]
     if not rest:   # the only legal bid (mirror): it is its own best alternative
-        return Judgement(stats, stats, Estimate.of([0.0] * len(stats.scores)), 1)
+        return Judgement(stats, stats, Estimate.mean([0.0] * len(stats.scores), weights), 1)
     best = max(rest, key=lambda c: c.score.value)
-    diff = Estimate.of([a - b for a, b in zip(stats.scores, best.scores)])
+    diff = Estimate.mean([a - b for a, b in zip(stats.scores, best.scores)], weights)
     rank = 1 + sum(1 for c in rest if c.score.value > stats.score.value)
     return Judgement(stats, best, diff, rank)
 
 
 def summarise(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult], seed: int,
-              bid: Optional[Candidate] = None, requested: Optional[int] = None) -> BidAnalysis:
+              bid: Optional[Candidate] = None, requested: Optional[int] = None,
+              sampling: Optional[SamplingReport] = None,
+              draws: Sequence[Draw] = (), target: Optional[float] = None) -> BidAnalysis:
+    """The statistics of ``results``. With ``sampling`` from the conditioned
+    method, ``draws`` (aligned with ``results``) give the weights and the
+    later bidders' views; otherwise every layout weighs the same and the
+    later bids are the double-dummy ones."""
     k = knowledge
+    modelled = sampling is not None and sampling.modelled
+    layouts = Layouts(k, results, draws if modelled else None)
     cands = default_candidates(k)
     if bid is not None and bid not in cands:
         cands.append(bid)
-    stats = {c: candidate_stats(k, plan, c, results) for c in cands}
+    stats = {c: candidate_stats(k, plan, c, layouts) for c in cands}
     ranked = sorted(stats.values(), key=lambda s: -s.score.value)  # stable: ties keep order
-    judged = judge(stats[bid], ranked) if bid is not None else None
+    judged = judge(stats[bid], ranked, layouts.weights) if bid is not None else None
     plain = [Candidate(t) for t in BIDS] if k.bidding == STANDARD else default_candidates(k)
-    return BidAnalysis(k, len(results), seed, plan, tuple(results), tuple(role_stats(k, plan, results)),
+    return BidAnalysis(k, len(results), seed, plan, tuple(results),
+                       tuple(role_stats(k, plan, results, layouts.weights)),
                        tuple(stats[c] for c in plain), tuple(ranked), ranked[0], judged,
                        sum(r.queries for r in results),
-                       len(results) if requested is None else requested)
+                       len(results) if requested is None else requested, sampling, tuple(draws),
+                       target)
