@@ -58,6 +58,7 @@ if ROOT not in sys.path:
 
 from dummy_spades.solver.bid import model  # noqa: E402
 from dummy_spades.solver.bid.layout import certain_trick  # noqa: E402
+from dummy_spades.solver.position import Position  # noqa: E402
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE  # noqa: E402
 
 TABLE = os.path.join(ROOT, "tools", "bid_model_dd.txt")
@@ -115,23 +116,23 @@ def solve_deal(job: Tuple[int, int]) -> Answers:
     """The engine's answers for deal ``index`` of ``seed`` (one solver per process)."""
     seed, index = job
     if not _SOLVER:
-        from dummy_spades.solver.engine import Solver
-        _SOLVER.append(Solver(TT_MB))
+        from dummy_spades.solver.backend import make_solver
+        _SOLVER.append(make_solver(TT_MB))
     solver = _SOLVER[0]
     hands = deal(seed, index)
     tricks = []
     for p in range(3):
         names = seating(p)
-        tricks.append(int(solver.max_tricks([hands[n] for n in names], names.index(0),
-                                            DECLARER_SIDE)))
+        tricks.append(solver.max_tricks(Position(tuple(hands[n] for n in names), names.index(0)),
+                                        DECLARER_SIDE))
     kept: List[Optional[bool]] = []
     for p in range(3):
         if certain_trick(hands[p]):
             kept.append(None)
             continue
         names = seating(nil_declarer(index, p))
-        kept.append(bool(solver.at_least([hands[n] for n in names], names.index(0),
-                                         DEFENDER_SIDE, 0, nil_seat=names.index(p))))
+        kept.append(solver.at_least(Position(tuple(hands[n] for n in names), names.index(0)),
+                                    DEFENDER_SIDE, 0, nil_seat=names.index(p)))
     return Answers(index, tuple(tricks), tuple(kept))  # type: ignore[arg-type]
 
 

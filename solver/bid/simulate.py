@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Generator, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Generator, Iterator, List, Optional, Tuple
 
 from .. import limits, parallel
 from ..auction import Auction
@@ -83,7 +83,8 @@ class Run:
 
 def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int,
         jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
-        tt_mb: float = DEFAULT_TT_MB, solver: Optional[Solver] = None, time_limit: Optional[float] = None,
+        tt_mb: float = DEFAULT_TT_MB, solver: Optional[Solver] = None,
+        time_limit: Optional[float] = None,
         enough: Optional[Callable[[List[SampleResult], List[Draw]], bool]] = None,
         executor: Optional[parallel.Executor] = None) -> Run:
     """Solve the sampler's accepted draws in order, at most ``samples``.
@@ -155,7 +156,8 @@ def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFA
 def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
             jobs: Optional[int] = None, bid: Optional[Candidate] = None,
             progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
-            solver: Optional[Solver] = None, time_limit: Optional[float] = None, sampling: str = CONDITIONED,
+            solver: Optional[Solver] = None, time_limit: Optional[float] = None,
+            sampling: str = CONDITIONED,
             precision: Optional[float] = None,
             update: Optional[Callable[[BidAnalysis], None]] = None,
             executor: Optional[parallel.Executor] = None) -> BidAnalysis:
