@@ -12,7 +12,7 @@ keep one solver per thread or process.
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Protocol, Tuple
 
 from .backend import DEFAULT_TT_MB, CardGroups, EngineNotBuiltError, best_first
 from .backend import Solver as SolverContract
@@ -20,9 +20,33 @@ from .cards import iter_cards
 from .position import Card, Position, Seat, SeatMask, check_query
 
 try:
-    from . import _engine
+    from . import _engine  # type: ignore[attr-defined]  # compiled: no stub
 except ImportError as exc:  # pragma: no cover - depends on the build
     raise EngineNotBuiltError() from exc
+
+
+class _Core(Protocol):
+    """The compiled core's door (``cdef class Solver`` of solver/_engine.pyx):
+    one ``cpdef`` per question on a checked question (``count`` given,
+    ``nil_seat`` -1 for none); cards of a group as one mask."""
+
+    @property
+    def tt_mb(self) -> float: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def trick_nodes(self) -> int: ...
+    @property
+    def tt_entries(self) -> int: ...
+    @property
+    def tt_bytes(self) -> int: ...
+    def clear(self) -> None: ...
+    def reset_stats(self) -> None: ...
+    def max_tricks(self, pos: Position, side: int, count: int, nil_seat: int) -> int: ...
+    def bound(self, pos: Position, side: int, count: int, nil_seat: int, target: int) -> int: ...
+    def card_groups(self, pos: Position, side: int, count: int,
+                    nil_seat: int) -> List[Tuple[int, int]]: ...
+    def optimal_line(self, pos: Position, side: int, count: int, nil_seat: int) -> List[int]: ...
 
 
 class Solver(SolverContract):
@@ -38,7 +62,7 @@ class Solver(SolverContract):
             raise ValueError(f"tt_mb must be a number of megabytes, not {tt_mb!r}") from None
         if not tt_mb > 0:
             raise ValueError(f"tt_mb must be a positive number of megabytes, not {tt_mb!r}")
-        self._core = _engine.Solver(tt_mb)
+        self._core: _Core = _engine.Solver(tt_mb)
 
     @property
     def tt_mb(self) -> float:

@@ -23,9 +23,10 @@ hands are the ints and 52-bit masks of :mod:`solver.cards`.
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from .cards import count as popcount
+from .cards import iter_cards, suit_of
 from .rules import breaks_spades, legal_cards, trick_winner
 
 #: A play seat 0..3 (:mod:`solver.seating`).
@@ -105,6 +106,26 @@ def play_card(hands: Tuple[CardMask, CardMask, CardMask, CardMask], leader: Seat
     return hands, winner, (), spades_broken or breaks_spades(trick)
 
 
+def equivalent_groups(pos: Position) -> List[Tuple[Card, ...]]:
+    """The legal cards of the seat to move in groups of equivalent cards:
+    cards of one suit with no card between them still in play (held by
+    anyone or on the table in the trick in progress). Cards of one group
+    always have the same double-dummy value. Groups ascend by suit and rank;
+    each group's cards ascend."""
+    in_play = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+    for card in pos.trick:
+        in_play |= 1 << card
+    groups: List[List[Card]] = []
+    for card in iter_cards(pos.legal_mask()):
+        if groups:
+            last = groups[-1][-1]
+            if suit_of(last) == suit_of(card) and not in_play & ((1 << card) - (2 << last)):
+                groups[-1].append(card)
+                continue
+        groups.append([card])
+    return [tuple(g) for g in groups]
+
+
 def check_query(pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
                 nil_seat: Optional[Seat] = None) -> Tuple[Position, SeatMask, SeatMask, Seat]:
     """Check a question about ``pos``; return it normalised: the position with
@@ -152,4 +173,4 @@ def check_query(pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
 
 
 __all__ = ["ALL_SEATS", "NIL_LOST", "Card", "CardMask", "Position", "PositionError", "Seat",
-           "SeatMask", "check_query"]
+           "SeatMask", "check_query", "equivalent_groups", "play_card"]

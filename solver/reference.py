@@ -10,9 +10,8 @@ It searches every legal card at every turn, with a memo of the positions of
 one question only. ``bound`` answers with the exact value (a fail-soft
 bound that is never loose); ``optimal_line`` plays the lowest best card at
 each step; ``card_values`` searches every legal card on its own, and
-``card_groups`` groups those values by the contract's equivalence (adjacent
-cards of one suit in the hand to move once the cards of finished tricks are
-removed). Use it on small positions (a few cards per hand).
+``card_groups`` groups those values by the contract's equivalence
+(:func:`solver.position.equivalent_groups`). Use it on small positions (a few cards per hand).
 """
 from __future__ import annotations
 
@@ -20,8 +19,9 @@ from typing import Dict, List, Optional, Tuple
 
 from .backend import CardGroups, best_first
 from .backend import Solver as SolverContract
-from .cards import iter_cards, suit_of
-from .position import NIL_LOST, Card, Position, Seat, SeatMask, check_query, play_card
+from .cards import iter_cards
+from .position import (NIL_LOST, Card, Position, Seat, SeatMask, check_query, equivalent_groups,
+                       play_card)
 from .rules import legal_cards
 
 #: The value of a line on which the nil seat wins a trick (below any count).
@@ -123,18 +123,7 @@ class Solver(SolverContract):
                     nil_seat: Optional[Seat] = None) -> CardGroups:
         pos, side, count, nil = check_query(pos, side, count, nil_seat)
         values = self._card_values(pos, side, count, nil)
-        alive = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
-        for c in pos.trick:
-            alive |= 1 << c
-        runs: List[List[Card]] = []
-        for card in sorted(values):
-            # one group: the same suit, and no other card still in play between them
-            if runs and suit_of(card) == suit_of(runs[-1][-1]) \
-                    and not alive & ((1 << card) - (2 << runs[-1][-1])):
-                runs[-1].append(card)
-            else:
-                runs.append([card])
-        groups = [(tuple(run), values[run[0]]) for run in runs]
+        groups = [(group, values[group[0]]) for group in equivalent_groups(pos)]
         return best_first(groups, bool(side >> pos.to_move & 1))
 
     def optimal_line(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,

@@ -34,48 +34,21 @@ This module never prints.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Mapping, Optional, Sequence, Tuple
 
-from .backend import Solver
 from .analysis import (AnalysisError, ContractResult, contract_result, dd_side_bound,
                        dd_side_tricks, side_name)
-from .cards import SUIT_MASK, suit_of
+from .backend import Solver
 from .deal import Deal, HandResult
 from .duck.outcomes import _values as ranked_values
 from .play import PlayState
+from .position import equivalent_groups
 from .scoring import TRICKS_PER_HAND
 from .seating import DECLARER_SIDE, Seating, controller, side_of
 
 
 class ReviewError(AnalysisError):
     """A deal that cannot be reviewed (no card played, no complete auction)."""
-
-
-# ------------------------------------------------------------ card groups
-def equivalent_groups(state: PlayState) -> List[Tuple[int, ...]]:
-    """The legal cards of the player to move in groups of equivalent cards:
-    cards of one suit with no card between them that is still in play
-    (held by anyone or on the table in the trick in progress). Cards of one
-    group always have the same double-dummy value (the engine groups them
-    the same way). Groups ascend by suit and rank; each group's cards ascend."""
-    seat = state.to_move
-    if seat is None:
-        return []
-    in_play = 0
-    for hand in state.hands:
-        in_play |= hand
-    for card in state.trick:
-        in_play |= 1 << card
-    groups: List[List[int]] = []
-    for card in state.legal_moves():
-        if groups:
-            last = groups[-1][-1]
-            between = in_play & ((1 << card) - 1) & ~((1 << (last + 1)) - 1)
-            if suit_of(last) == suit_of(card) and not between & SUIT_MASK[suit_of(card)]:
-                groups[-1].append(card)
-                continue
-        groups.append([card])
-    return [tuple(g) for g in groups]
 
 
 # ------------------------------------------------------------ values
@@ -181,7 +154,7 @@ def judge_cards(start: PlayState, moves: Sequence[int],
         side = side_of(seat)
         declarer_moved = side == DECLARER_SIDE
         trick = len(state.tricks) + 1
-        groups = equivalent_groups(state)
+        groups = equivalent_groups(state.engine_position())
         state.play(card)
         after = _total_after(state, before, declarer_moved, solver)
         state.unplay()
@@ -383,5 +356,5 @@ def review(deal: Deal, solver: Solver) -> HandReview:
 
 __all__ = [
     "CardJudgement", "CutThroatNote", "HandReview", "Mistake", "ReviewError", "Scores",
-    "cut_throat_note", "equivalent_groups", "judge_cards", "review", "scores_at",
+    "cut_throat_note", "judge_cards", "review", "scores_at",
 ]

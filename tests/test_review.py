@@ -20,7 +20,8 @@ from dummy_spades.solver import analysis, engine
 from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.cards import format_card, parse_card
 from dummy_spades.solver.dealfile import dump_deal, load_deal
-from dummy_spades.solver.review import equivalent_groups, review
+from dummy_spades.solver.position import equivalent_groups
+from dummy_spades.solver.review import review
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,7 +189,7 @@ def test_equivalent_groups_match_the_engine():
         state = deal.play_state()
         while not state.is_over:
             raw = solver.card_groups(state.engine_position(), DECLARER_SIDE)
-            assert sorted(g for g, _ in raw) == equivalent_groups(state)
+            assert sorted(g for g, _ in raw) == equivalent_groups(state.engine_position())
             checked += 1
             state.play(rng.choice(state.legal_moves()))
     assert checked == 6 * 52
