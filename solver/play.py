@@ -6,8 +6,10 @@
 
 Seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
 defender, 2 dummy, 3 right defender); the declarer chooses the dummy's cards
-(:attr:`PlayState.controller`). Legality and trick winners come from
-:mod:`solver.rules` only.
+(:attr:`PlayState.controller`). The state is a stack of
+:class:`~solver.position.Position` values: a card moves it on by
+:meth:`Position.play <solver.position.Position.play>` (legality and trick
+winners from :mod:`solver.rules` only), taking it back pops it.
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from .cards import SUIT_NAMES, format_card, iter_cards, suit_of
 from .cards import count as popcount
 from .errors import IllegalPlayError
 from .position import Position
-from .rules import breaks_spades, legal_cards, trick_winner
-from .seating import DECLARER_SEAT, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT, controller
+from .rules import trick_winner
+from .seating import (DECLARER_SEAT, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT, ROLES,
+                      controller)
 
 
 @dataclass(frozen=True)
@@ -47,9 +50,6 @@ class Trick:
         return " ".join(format_card(c) for c in self.cards)
 
 
-DEFAULT_NAMES = ("declarer", "left defender", "dummy", "right defender")
-
-
 class PlayState:
     """The play from a starting position (usually the opening lead) on.
 
@@ -61,7 +61,7 @@ class PlayState:
     """
 
     def __init__(self, hands: Sequence[int], leader: int, breaking: bool = True,
-                 spades_broken: bool = False, names: Sequence[str] = DEFAULT_NAMES,
+                 spades_broken: bool = False, names: Sequence[str] = ROLES,
                  moves: Sequence[int] = ()) -> None:
         hands = tuple(int(h) for h in hands)
         if len(hands) != 4:
@@ -77,13 +77,11 @@ class PlayState:
             raise ValueError(f"hands must be the same size, not {[popcount(h) for h in hands]}")
         self.start = Position(hands, leader, (), bool(spades_broken), bool(breaking))
         self.names = tuple(names)
-        self._hands = list(hands)
-        self._leader = leader
-        self._trick: List[int] = []
+        self._pos = self.start
+        self._before: List[Position] = []     # the position before each move
         self._tricks: List[Trick] = []
         self._moves: List[int] = []
         self._won = [0, 0, 0, 0]
-        self._broken = bool(spades_broken)
         for card in moves:
             self.play(card)
 
@@ -95,22 +93,21 @@ class PlayState:
     @property
     def hands(self) -> Tuple[int, int, int, int]:
         """Cards still held, by seat (cards on the table excluded)."""
-        h = self._hands
-        return h[0], h[1], h[2], h[3]
+        return self._pos.hands
 
     @property
     def leader(self) -> int:
         """The seat that led (or is to lead) the trick in progress."""
-        return self._leader
+        return self._pos.leader
 
     @property
     def trick(self) -> Tuple[int, ...]:
         """Cards played to the trick in progress, in order."""
-        return tuple(self._trick)
+        return self._pos.trick
 
     @property
     def current_trick(self) -> Trick:
-        return Trick(self._leader, tuple(self._trick))
+        return Trick(self._pos.leader, self._pos.trick)
 
     @property
     def tricks(self) -> Tuple[Trick, ...]:
@@ -125,7 +122,7 @@ class PlayState:
     @property
     def to_move(self) -> Optional[int]:
         """The seat whose card is next; ``None`` when the hand is over."""
-        return None if self.is_over else (self._leader + len(self._trick)) % 4
+        return None if self._pos.is_over else self._pos.to_move
 
     @property
     def controller(self) -> Optional[int]:
@@ -136,11 +133,11 @@ class PlayState:
     @property
     def spades_broken(self) -> bool:
         """A spade was played to a completed trick (or before the start)."""
-        return self._broken
+        return self._pos.spades_broken
 
     @property
     def is_over(self) -> bool:
-        return not self._trick and not any(self._hands)
+        return self._pos.is_over
 
     @property
     def tricks_won(self) -> Tuple[int, int, int, int]:
@@ -161,13 +158,10 @@ class PlayState:
     @property
     def tricks_left(self) -> int:
         """Tricks not yet complete (the one in progress included)."""
-        return popcount(self._hands[self._leader]) + (1 if self._trick else 0)
+        return self._pos.tricks_left
 
     def legal_mask(self) -> int:
-        seat = self.to_move
-        if seat is None:
-            return 0
-        return legal_cards(self._hands[seat], self._trick, self._broken, self.breaking)
+        return 0 if self._pos.is_over else self._pos.legal_mask()
 
     def legal_moves(self) -> List[int]:
         """The cards the player to move may play, ascending."""
@@ -178,14 +172,14 @@ class PlayState:
 
     def holder(self, card: int) -> Optional[int]:
         """The seat still holding ``card``, or ``None``."""
-        for seat, hand in enumerate(self._hands):
+        for seat, hand in enumerate(self._pos.hands):
             if hand >> card & 1:
                 return seat
         return None
 
     def engine_position(self) -> Position:
-        """The current position in the engine's arguments."""
-        return Position(self.hands, self._leader, self.trick, self._broken, self.breaking)
+        """The current position: what a solver is asked about."""
+        return self._pos
 
     # ---------------------------------------------------------------- playing
     def check(self, card: int) -> None:
@@ -209,8 +203,8 @@ class PlayState:
             raise IllegalPlayError(f"{text} is {self.names[owner]}'s card, but it is {who}'s turn",
                                    reason="not-your-turn", expected=f"a card from {who}'s hand")
         legal = " ".join(format_card(c) for c in self.legal_moves())
-        if self._trick:
-            led = SUIT_NAMES[suit_of(self._trick[0])]
+        if self._pos.trick:
+            led = SUIT_NAMES[suit_of(self._pos.trick[0])]
             raise IllegalPlayError(f"{who} plays {text} but holds {led}: a revoke",
                                    reason="revoke", expected=f"a card of the suit led, {led} ({legal})")
         raise IllegalPlayError(f"{who} leads {text} but spades are not broken and {who} holds other suits",
@@ -219,18 +213,15 @@ class PlayState:
     def play(self, card: int) -> Optional[Trick]:
         """Play ``card`` for the seat to move. Returns the trick if it completed one."""
         self.check(card)
-        seat = self.to_move
-        assert seat is not None
-        self._hands[seat] &= ~(1 << card)
-        self._trick.append(card)
+        before = self._pos
+        self._before.append(before)
         self._moves.append(card)
-        if len(self._trick) < 4:
+        self._pos = before.play(card)
+        if self._pos.trick:
             return None
-        done = Trick(self._leader, tuple(self._trick))
+        done = Trick(before.leader, before.trick + (card,))
         self._tricks.append(done)
-        self._won[done.winner] += 1
-        self._broken = self._broken or breaks_spades(done.cards)
-        self._leader, self._trick = done.winner, []
+        self._won[self._pos.leader] += 1
         return done
 
     def unplay(self) -> int:
@@ -238,13 +229,10 @@ class PlayState:
         if not self._moves:
             raise IndexError("no card to take back")
         card = self._moves.pop()
-        if not self._trick:
-            done = self._tricks.pop()
-            self._won[done.winner] -= 1
-            self._leader, self._trick = done.leader, list(done.cards)
-            self._broken = self.start.spades_broken or any(breaks_spades(t.cards) for t in self._tricks)
-        self._trick.pop()
-        self._hands[(self._leader + len(self._trick)) % 4] |= 1 << card
+        if not self._pos.trick:
+            self._tricks.pop()
+            self._won[self._pos.leader] -= 1
+        self._pos = self._before.pop()
         return card
 
     def copy(self) -> "PlayState":
