@@ -26,6 +26,7 @@ from dummy_spades.solver.duck import (DEFAULT_TIME_LIMIT, MAX_TRICKS, CardBreak,
                                      Outcome, PlayerLine, PlayerOptions, analyse)
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.scoring import DUMMY
+from dummy_spades.solver.seating import side_name
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, NoSpadeBreaking, json_option, time_limit_option
@@ -147,7 +148,7 @@ def duck_json(a: DuckAnalysis, file: str) -> Dict[str, object]:
         "lowest": a.lowest,
         "highest": a.highest,
         "options": [_options_json(o) for o in a.options],
-        "nils": [{"bidder": n.bidder, "hand": n.hand, "side": n.side, "won": n.won,
+        "nils": [{"bidder": n.bidder, "hand": n.hand, "side": side_name(n.side), "won": n.won,
                   "keep_max": n.keep_max} for n in a.nils],
         "ignored_nils": [nil_json(n) for n in a.ignored_nils],
         "outcomes": [outcome_json(o) for o in a.outcomes],

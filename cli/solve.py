@@ -25,7 +25,7 @@ from dummy_spades.solver.backend import DEFAULT_TT_MB, make_solver
 from dummy_spades.solver.deal import Deal, HandResult
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import DUMMY, PlayerScore
-from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder
+from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_name
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, NoSpadeBreaking, json_option, tt_mb_option
@@ -69,7 +69,7 @@ def contract_json(r: ContractResult) -> Dict[str, object]:
                     "players_high": None if r.result_high is None
                     else [player_json(s) for s in r.result_high.scores]},
         "players": [player_json(s) for s in r.scores],
-        "nils": [{"bidder": n.bidder, "hand": n.hand, "side": n.side, "kept": n.kept,
+        "nils": [{"bidder": n.bidder, "hand": n.hand, "side": side_name(n.side), "kept": n.kept,
                   "side_tricks": n.side_tricks, "lost_already": n.lost_already,
                   "points": n.points} for n in r.nils],
         "ignored_nils": [nil_json(n) for n in r.ignored_nils],
@@ -190,7 +190,7 @@ def render_contract(deal: Deal, r: ContractResult, head_line: bool = True) -> Gr
             line.append("lost already (it has won a trick)", style="red")
         elif n.kept:
             line.append("kept", style="green")
-            side = "declarer side" if n.side == "declarer" else "defenders"
+            side = "declarer side" if n.side == DECLARER_SIDE else "defenders"
             line.append(f" (the {side} can still take {n.side_tricks} "
                         f"trick{'' if n.side_tricks == 1 else 's'})")
         else:

@@ -33,7 +33,7 @@ from .deal import Deal, HandResult
 from .errors import DealError
 from .play import PlayState
 from .scoring import TRICKS_PER_HAND, NilBet, PlayerScore
-from .seating import DECLARER_SIDE, Seating, controller, side_of
+from .seating import DECLARER_SIDE, DEFENDER_SIDE, Seating, controller, side_name, side_of
 
 
 
@@ -43,11 +43,6 @@ class AnalysisError(DealError):
 
 class EngineMismatch(RuntimeError):
     """Two engine answers that must agree do not (a bug in the engine, not in the input)."""
-
-
-def side_name(side: int) -> str:
-    """``"declarer"`` for the declarer side (declarer + dummy), else ``"defenders"``."""
-    return "declarer" if side == DECLARER_SIDE else "defenders"
 
 
 def side_members(names: Sequence[str], side: int) -> Tuple[str, ...]:
@@ -99,7 +94,8 @@ def dd_side_bound(state: PlayState, side: int, target: int, solver: Solver) -> i
 class NilOutcome:
     """A nil bet that counts, double dummy from the current position.
 
-    ``side``: the nil hand's side (``"declarer"`` or ``"defenders"``).
+    ``side``: the nil hand's side (:data:`~solver.seating.DECLARER_SIDE` or
+    :data:`~solver.seating.DEFENDER_SIDE`).
     ``kept``: its side can keep the nil hand from winning any trick against
     the best defence of the other side (the engine's nil-aware query).
     ``side_tricks``: the most tricks (total, tricks already won included) the
@@ -110,7 +106,7 @@ class NilOutcome:
 
     bidder: str
     hand: str
-    side: str
+    side: int
     kept: bool
     side_tricks: int
     lost_already: bool
@@ -166,7 +162,7 @@ def nil_outcome(state: PlayState, seating: Seating, bet: NilBet,
     lost = state.tricks_won[seat] > 0
     keep = -1 if lost else solver.max_tricks(state.engine_position(), side, nil_seat=seat)
     kept = keep >= 0
-    return NilOutcome(bet.bidder, bet.hand, side_name(side), kept,
+    return NilOutcome(bet.bidder, bet.hand, side, kept,
                       side_won(state, side) + keep if kept else -1, lost, 0)
 
 
@@ -192,8 +188,8 @@ def scoring_range(declarer_tricks: int, nils: Sequence[NilOutcome]) -> Tuple[int
       declarer side ends between its own nil-aware total and 13 minus the
       defenders'; both ends are reported.
     """
-    decl = [n.side_tricks for n in nils if n.kept and n.side == "declarer"]
-    defs = [n.side_tricks for n in nils if n.kept and n.side == "defenders"]
+    decl = [n.side_tricks for n in nils if n.kept and n.side == DECLARER_SIDE]
+    defs = [n.side_tricks for n in nils if n.kept and n.side == DEFENDER_SIDE]
     if decl and defs:
         low, high = min(decl), TRICKS_PER_HAND - min(defs)
         return min(low, high), max(low, high), SCORING_BASES[3]
@@ -399,6 +395,6 @@ def optimal_line(state: PlayState, solver: Solver) -> Line:
 __all__ = [
     "AnalysisError", "CardAnalysis", "CardGroup", "ContractResult", "EngineMismatch", "Line",
     "LineTrick", "NilOutcome", "TableRow", "analysis_state", "card_analysis", "contract_result",
-    "dd_side_bound", "dd_side_tricks", "dd_table", "optimal_line", "side_members", "side_name",
+    "dd_side_bound", "dd_side_tricks", "dd_table", "optimal_line", "side_members",
     "side_won", "with_breaking",
 ]

@@ -37,14 +37,14 @@ from dataclasses import dataclass
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from .analysis import (AnalysisError, ContractResult, contract_result, dd_side_bound,
-                       dd_side_tricks, side_name)
+                       dd_side_tricks)
 from .backend import Solver
 from .deal import Deal, HandResult
 from .duck.outcomes import _values as ranked_values
 from .play import PlayState
 from .position import equivalent_groups
 from .scoring import TRICKS_PER_HAND
-from .seating import DECLARER_SIDE, Seating, controller, side_of
+from .seating import DECLARER_SIDE, Seating, controller, side_name, side_of
 
 
 class ReviewError(AnalysisError):

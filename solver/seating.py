@@ -91,6 +91,13 @@ def play_seating(players: Sequence[str], declarer: str) -> Tuple[str, str, str, 
     return (declarer, left_of(players, declarer, 1), DUMMY, left_of(players, declarer, 2))
 
 
+def side_name(side: int) -> str:
+    """The name of a side where it is shown (JSON, text): ``"declarer"`` for
+    :data:`DECLARER_SIDE` (declarer + dummy), ``"defenders"`` for
+    :data:`DEFENDER_SIDE`. Everywhere else a side is its seat mask."""
+    return "declarer" if side == DECLARER_SIDE else "defenders"
+
+
 def controller(seat: int) -> int:
     """The seat that chooses the card for ``seat``: the declarer plays the dummy's cards."""
     return DECLARER_SEAT if seat == DUMMY_SEAT else seat
@@ -136,6 +143,6 @@ class Seating:
         """``declarer``, ``left defender``, ``dummy`` or ``right defender``."""
         return ROLES[self.seat_of(name)]
 
-    def side(self, name: str) -> str:
-        """``declarer`` or ``defenders``."""
-        return "declarer" if side_of(self.seat_of(name)) == DECLARER_SIDE else "defenders"
+    def side(self, name: str) -> int:
+        """The side (:data:`DECLARER_SIDE` or :data:`DEFENDER_SIDE`) of a hand."""
+        return side_of(self.seat_of(name))

@@ -110,7 +110,7 @@ def test_nil_outcomes_match_reference(name, deal, solver):
     for n in r.nils:
         seat = seating.seat_of(n.hand)
         side = side_of(seat)
-        assert n.side == ("declarer" if side == DECLARER_SIDE else "defenders")
+        assert n.side == side
         won = state.tricks_won[seat]
         assert n.lost_already == (won > 0)
         if won:
@@ -339,17 +339,17 @@ def test_no_declarer_and_wrong_declarer():
         analysis.contract_result(partial, make_solver(8))
 
 
-def _nil(side: str, kept: bool, side_tricks: int) -> "analysis.NilOutcome":
+def _nil(side: int, kept: bool, side_tricks: int) -> "analysis.NilOutcome":
     return analysis.NilOutcome("Alice", "dummy", side, kept, side_tricks if kept else -1, False, 0)
 
 
 @pytest.mark.parametrize("nils, want", [
     ((), (9, 9, "tricks")),
-    ((_nil("declarer", False, 0),), (9, 9, "tricks")),             # a lost nil: play for tricks
-    ((_nil("declarer", True, 8),), (8, 8, "declarer-nil")),        # keeping it costs a trick
-    ((_nil("declarer", True, 8), _nil("declarer", True, 7)), (7, 7, "declarer-nil")),
-    ((_nil("defenders", True, 3),), (10, 10, "defender-nil")),     # defenders keep theirs: 13 - 3
-    ((_nil("declarer", True, 8), _nil("defenders", True, 3)), (8, 10, "both-nils")),
+    ((_nil(DECLARER_SIDE, False, 0),), (9, 9, "tricks")),          # a lost nil: play for tricks
+    ((_nil(DECLARER_SIDE, True, 8),), (8, 8, "declarer-nil")),     # keeping it costs a trick
+    ((_nil(DECLARER_SIDE, True, 8), _nil(DECLARER_SIDE, True, 7)), (7, 7, "declarer-nil")),
+    ((_nil(DEFENDER_SIDE, True, 3),), (10, 10, "defender-nil")),   # defenders keep theirs: 13 - 3
+    ((_nil(DECLARER_SIDE, True, 8), _nil(DEFENDER_SIDE, True, 3)), (8, 10, "both-nils")),
 ])
 def test_scoring_range_plays_for_nils_first(nils, want):
     """A side with a nil that counts plays to keep it before taking tricks

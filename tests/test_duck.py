@@ -330,7 +330,7 @@ def test_nils_settled_in_every_row(seed):
     state = deal.play_state()
     pos = state.engine_position()
     names = state.names
-    side_won = {"declarer": state.declarer_tricks, "defenders": state.defender_tricks}
+    side_won = {DECLARER_SIDE: state.declarer_tricks, DEFENDER_SIDE: state.defender_tricks}
     keep = {}
     for n in a.nils:
         seat = names.index(n.hand)
@@ -368,7 +368,7 @@ def test_nils_settled_in_every_row(seed):
                 continue
             after = REF.card_values(pos, DEFENDER_SIDE if seat in (1, 3) else DECLARER_SIDE,
                                     nil_seat=seat)[opt.cards[0]]
-            k = None if after < 0 else after + side_won["declarer" if seat in (0, 2) else "defenders"]
+            k = None if after < 0 else after + side_won[DECLARER_SIDE if seat in (0, 2) else DEFENDER_SIDE]
             side_total = (opt.defender_tricks if seat in (1, 3)
                           else TRICKS_PER_HAND - opt.defender_tricks)
             assert s.kept == (k is not None and side_total <= k)

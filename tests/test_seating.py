@@ -68,7 +68,7 @@ class TestSeating:
         s = Seating.for_deal(PLAYERS, "Carol", "Bob")
         assert s.defenders == ("Carol", "Alice")
         assert [s.role(n) for n in s.names] == ["declarer", "left defender", "dummy", "right defender"]
-        assert s.side("dummy") == "declarer" and s.side("Alice") == "defenders"
+        assert s.side("dummy") == DECLARER_SIDE and s.side("Alice") == DEFENDER_SIDE
         with pytest.raises(DealError):
             s.seat_of("Zed")
 

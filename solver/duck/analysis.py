@@ -9,6 +9,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 from ..cards import suit_of
 from ..deal import Deal
 from ..scoring import TRICKS_PER_HAND, NilBet
+from ..seating import DEFENDER_SIDE
 from .equilibrium import Equilibrium, check_size, find_equilibrium
 from .hand import DealPosition, HandLevel, nil_statuses
 from .nilbreak import BreakQuestion, CardBreak, NilBreak, break_questions, card_breaks, nil_break
@@ -196,7 +197,7 @@ def row_marks(at: DealPosition, hand: HandLevel, reach: Reachability,
     marks.append((reach.settle, f"settle {at.declarer}"))
     marks += [(o.best, f"best {o.player}") for o in options
               if o.best is not None and o.best not in (hand.cooperative, o.duck)]
-    marks += [(n.keep_max if n.side == "defenders" else TRICKS_PER_HAND - n.keep_max,
+    marks += [(n.keep_max if n.side == DEFENDER_SIDE else TRICKS_PER_HAND - n.keep_max,
                f"nil {n.hand} kept") for n in nils if n.keep_max is not None]
     marks += [(reach.lowest, "lowest"), (reach.highest, "highest")]
     return marks

@@ -92,9 +92,10 @@ class DealPosition:
     def won_by_defenders(self) -> int:
         return self.won[1]
 
-    def side_won(self, side: str) -> int:
-        """Tricks won so far by ``"declarer"`` (with the dummy) or ``"defenders"``."""
-        return self.won[0] if side == "declarer" else self.won[1]
+    def side_won(self, side: int) -> int:
+        """Tricks won so far by a side (:data:`DECLARER_SIDE`, with the dummy, or
+        :data:`DEFENDER_SIDE`)."""
+        return self.won[0] if side == DECLARER_SIDE else self.won[1]
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def nil_statuses(at: DealPosition, oracle: Oracle) -> Tuple[NilStatus, ...]:
     nils = []
     for bet in auction.applicable_nils():
         seat = at.names.index(bet.hand)
-        side = "declarer" if side_of(seat) == DECLARER_SIDE else "defenders"
+        side = side_of(seat)
         won = at.won_by_seat[seat]
         keep = None
         if not won:

@@ -197,7 +197,7 @@ def break_questions(at: DealPosition, nils: Sequence[NilStatus],
     yet: the other defender, then the declarer, as breakers."""
     hands: Dict[str, List[NilStatus]] = {}
     for n in nils:
-        if n.side == "defenders" and not n.won:
+        if n.side == DEFENDER_SIDE and not n.won:
             hands.setdefault(n.hand, []).append(n)
     out = []
     for hand, bets in hands.items():

@@ -14,6 +14,7 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from ..deal import Deal, HandResult
 from ..scoring import TRICKS_PER_HAND
+from ..seating import DEFENDER_SIDE
 
 
 @dataclass(frozen=True)
@@ -104,12 +105,12 @@ class NilStatus:
     bidder: str
     hand: str
     seat: int
-    side: str                   # "declarer" or "defenders"
+    side: int                   # DECLARER_SIDE or DEFENDER_SIDE
     won: int
     keep_max: Optional[int]
 
     def side_total(self, defender_tricks: int) -> int:
-        return defender_tricks if self.side == "defenders" else TRICKS_PER_HAND - defender_tricks
+        return defender_tricks if self.side == DEFENDER_SIDE else TRICKS_PER_HAND - defender_tricks
 
     def settle(self, defender_tricks: int, keep_max: Optional[int] = None,
                use_given: bool = False) -> Tuple[bool, str]:
