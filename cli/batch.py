@@ -15,7 +15,6 @@ from typing import Annotated
 import typer
 
 from dummy_spades.solver.batch import (
-    SEAT_LETTERS,
     BatchOptions,
     BatchResult,
     DealsFile,
@@ -28,6 +27,7 @@ from dummy_spades.solver.batch import (
     run_batch,
 )
 from dummy_spades.solver.parallel import Executor, ParallelError
+from dummy_spades.solver.seating import PBN_DIRECTIONS
 
 from .common import err_console, error_line, fail, handle_errors, progress_bar
 from .options import Cluster, ClusterTimeout, Jobs, NoSpadeBreaking, executor_for, json_option
@@ -45,7 +45,7 @@ TABLE_HEADER = f"{'line':>5}  {'leader':<6}  {'side':<4}  {'tricks':>6}  {'ms':>
 
 def _table_row(r: BatchResult) -> str:
     return (
-        f"{r.line:>5}  {SEAT_LETTERS[r.leader]:<6}  {format_side(r.side):<4}  {r.tricks:>6}  "
+        f"{r.line:>5}  {PBN_DIRECTIONS[r.leader]:<6}  {format_side(r.side):<4}  {r.tricks:>6}  "
         f"{r.ms:>9.1f}  {r.nodes:>11}  {r.deal}"
     )
 

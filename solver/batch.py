@@ -35,18 +35,16 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 from . import parallel
 from .backend import Solver, make_solver, solver_class
-from .cards import CardError, count, format_hand, parse_hand
+from .cards import count
+from .errors import DealError
 from .files import InputFileError, open_regular
 from .limits import BATCH_ERRORS_SHOWN, BATCH_LINE_MAX_CHARS, SUMMARY_EXACT_SOLVES
+from .pbn import DEAL_FORM, format_pbn_deal, parse_pbn_deal
 from .position import Position
-
-SEAT_LETTERS = "NESW"
-SEAT_NAMES = ("declarer", "left defender", "dummy", "right defender")
-DEAL_FORM = "N:<declarer> <left defender> <dummy> <right defender>"
-HAND_FORM = "PBN dot notation, spades first, e.g. AKT73.QJ2.984.A52"
+from .seating import PBN_DIRECTIONS
 
 
-class BatchError(ValueError):
+class BatchError(DealError):
     """A batch option or deal that cannot be used."""
 
 
@@ -78,7 +76,7 @@ class BatchDeal:
     @property
     def pbn(self) -> str:
         """The deal as a PBN string with N first."""
-        return "N:" + " ".join(format_hand(h) for h in self.hands)
+        return format_pbn_deal(self.hands)
 
     @property
     def cards_per_hand(self) -> int:
@@ -90,31 +88,13 @@ def parse_deal(text: str) -> Tuple[int, int, int, int]:
 
     Raises :class:`DealLineError` saying what was expected.
     """
-    s = text.split("#", 1)[0].strip()
-    if len(s) < 2 or s[1] != ":" or s[0].upper() not in SEAT_LETTERS:
-        raise DealLineError(
-            f"{_clip(s)!r} is not a deal; expected '{DEAL_FORM}' "
-            "(first seat letter N, E, S or W, then a colon)"
-        )
-    first = SEAT_LETTERS.index(s[0].upper())
-    fields = s[2:].split()
-    if len(fields) != 4:
-        raise DealLineError(
-            f"found {len(fields)} hand{'s' if len(fields) != 1 else ''}; "
-            f"expected four hands separated by spaces: '{DEAL_FORM}'"
-        )
-    hands = [0, 0, 0, 0]
-    for i, field in enumerate(fields):
-        seat = (first + i) % 4
-        try:
-            hands[seat] = parse_hand(field)
-        except CardError as exc:
-            raise DealLineError(
-                f"hand {i + 1} ({SEAT_LETTERS[seat]}, {SEAT_NAMES[seat]}): {exc}"
-            ) from None
+    try:
+        hands = parse_pbn_deal(text.split("#", 1)[0])
+    except DealError as exc:
+        raise DealLineError(str(exc)) from None
     sizes = [count(h) for h in hands]
     if len(set(sizes)) != 1:
-        listing = ", ".join(f"{SEAT_LETTERS[i]} {n}" for i, n in enumerate(sizes))
+        listing = ", ".join(f"{PBN_DIRECTIONS[i]} {n}" for i, n in enumerate(sizes))
         raise DealLineError(
             f"hands have unequal lengths ({listing}); expected all four hands "
             "of the same length, 1 to 13 cards"
@@ -126,7 +106,7 @@ def parse_deal(text: str) -> Tuple[int, int, int, int]:
         dup = seen & h
         if dup:
             raise DealLineError(
-                f"card(s) {_dup_names(dup)} of {SEAT_LETTERS[seat]} also appear in an "
+                f"card(s) {_dup_names(dup)} of {PBN_DIRECTIONS[seat]} also appear in an "
                 "earlier hand; expected each card in at most one hand"
             )
         seen |= h
@@ -137,10 +117,6 @@ def _dup_names(mask: int) -> str:
     from .cards import format_card, iter_cards
 
     return " ".join(format_card(c) for c in iter_cards(mask))
-
-
-def _clip(s: str, n: int = 40) -> str:
-    return s if len(s) <= n else s[: n - 3] + "..."
 
 
 class _Errors:
@@ -269,8 +245,8 @@ def parse_leaders(text: str) -> List[int]:
     t = text.strip()
     if t.lower() == "all":
         return [0, 1, 2, 3]
-    if len(t) == 1 and t.upper() in SEAT_LETTERS:
-        return [SEAT_LETTERS.index(t.upper())]
+    if len(t) == 1 and t.upper() in PBN_DIRECTIONS:
+        return [PBN_DIRECTIONS.index(t.upper())]
     raise BatchError(f"--leader {text!r}: expected one of N, E, S, W or all")
 
 
@@ -279,12 +255,12 @@ def parse_side(text: str) -> int:
     t = text.strip().upper()
     mask = 0
     for ch in t:
-        if ch not in SEAT_LETTERS:
+        if ch not in PBN_DIRECTIONS:
             raise BatchError(
                 f"--side {text!r}: unknown seat {ch!r}; expected seat letters from N, E, S, W "
                 "(e.g. NS, EW, NES)"
             )
-        b = 1 << SEAT_LETTERS.index(ch)
+        b = 1 << PBN_DIRECTIONS.index(ch)
         if mask & b:
             raise BatchError(f"--side {text!r}: seat {ch} given twice; expected each seat at most once")
         mask |= b
@@ -297,7 +273,7 @@ def parse_side(text: str) -> int:
 
 
 def format_side(mask: int) -> str:
-    return "".join(SEAT_LETTERS[s] for s in range(4) if mask >> s & 1)
+    return "".join(PBN_DIRECTIONS[s] for s in range(4) if mask >> s & 1)
 
 
 # --------------------------------------------------------------------------
@@ -327,7 +303,7 @@ class BatchResult:
     def as_json(self) -> Dict[str, object]:
         return {
             "deal": self.deal,
-            "leader": SEAT_LETTERS[self.leader],
+            "leader": PBN_DIRECTIONS[self.leader],
             "side": format_side(self.side),
             "tricks": self.tricks,
             "ms": round(self.ms, 3),

@@ -19,10 +19,11 @@ from .cards import (FULL_DECK, CardError, format_card, format_hand, iter_cards, 
                     parse_hand)
 from .cards import count as popcount
 from .errors import DealError, IllegalPlayError
+from .pbn import format_pbn_deal, parse_pbn_deal
 from .play import PlayState
 from .scoring import (DEFAULT_RULES, DUMMY, TRICKS_PER_HAND, Ledger, LedgerEntry, NilBet,
                       PlayerScore, ScoringRules, Standing, score_hand)
-from .seating import (DECLARER_SIDE, DEFENDER_SIDE, PBN_DIRECTIONS, Seating, check_table, play_seating,
+from .seating import (DECLARER_SIDE, DEFENDER_SIDE, Seating, check_table, play_seating,
                       side_of)
 
 K = TypeVar("K")
@@ -387,7 +388,7 @@ class Deal:
         <right defender>`` (the engine's seats). ``declarer`` defaults to the
         auction's, else the first listed player."""
         names = play_seating(self.players, declarer or self.declarer or self.players[0])
-        return "N:" + " ".join(format_hand(self.hands[n]) for n in names)
+        return format_pbn_deal([self.hands[n] for n in names])
 
     @classmethod
     def from_pbn(cls, pbn: str, players: Sequence[str], dealer: str,
@@ -397,8 +398,12 @@ class Deal:
         players = check_table(players, dealer)
         auction = fields.get("auction")
         declarer = declarer or (auction.declarer if isinstance(auction, Auction) else None) or players[0]
-        return cls(players, dealer, FrozenMap(parse_pbn_deal(pbn, play_seating(players, declarer))),
-                   **fields)
+        try:
+            hands = parse_pbn_deal(pbn)
+        except DealError as err:
+            raise err.relocated(field="pbn") from None
+        names = play_seating(players, declarer)
+        return cls(players, dealer, FrozenMap(zip(names, hands)), **fields)
 
     # --------------------------------------------------------------- scoring
     def score(self, declarer_tricks: Optional[int] = None,
@@ -455,22 +460,6 @@ class Deal:
         if self.notes:
             parts.append(f"notes={self.notes!r}")
         return f"Deal({', '.join(parts)})"
-
-
-def parse_pbn_deal(pbn: str, names: Sequence[str]) -> Dict[str, int]:
-    """Read a PBN deal string (``N:h1 h2 h3 h4``, any first direction) into
-    ``{names[seat]: mask}``, where seat 0..3 = N, E, S, W."""
-    text = str(pbn).strip().strip('"')
-    m = re.fullmatch(r"([NESWnesw])\s*:\s*(.+)", text)
-    if not m:
-        raise DealError(f"PBN deal {pbn!r} cannot be read", field="pbn",
-                        expected="'N:' (or E:, S:, W:) followed by four hands in dot notation")
-    hands = m.group(2).split()
-    if len(hands) != 4:
-        raise DealError(f"PBN deal has {len(hands)} hands", field="pbn",
-                        expected="four hands separated by spaces")
-    first = PBN_DIRECTIONS.index(m.group(1).upper())
-    return {names[(first + i) % 4]: parse_hand(h) for i, h in enumerate(hands)}
 
 
 def check_trick_totals(seating: Seating, won: Mapping[str, int], tricks_left: int,
