@@ -23,7 +23,7 @@ from rich.text import Text
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.duck import (DEFAULT_TIME_LIMIT, MAX_TRICKS, CardBreak, CardOption,
                                      DuckAnalysis, DuckEffect, Equilibrium, NilBreak, Oracle,
-                                     Outcome, PlayerLine, PlayerOptions, analyse)
+                                     OutcomeRow, PlayerLine, PlayerOptions, analyse)
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import side_name
@@ -57,7 +57,7 @@ def _line_json(p: PlayerLine) -> Dict[str, object]:
     }
 
 
-def outcome_json(o: Outcome) -> Dict[str, object]:
+def outcome_json(o: OutcomeRow) -> Dict[str, object]:
     return {
         "defender_tricks": o.defender_tricks,
         "declarer_tricks": o.declarer_tricks,
@@ -243,7 +243,7 @@ def _player_cell(p: PlayerLine) -> Text:
     return out
 
 
-def _player_cells(a: DuckAnalysis, o: Outcome) -> List[RenderableType]:
+def _player_cells(a: DuckAnalysis, o: OutcomeRow) -> List[RenderableType]:
     """Every player's cell of a row, the leaders' in bold."""
     cells: List[RenderableType] = []
     for p in a.players:
@@ -254,7 +254,7 @@ def _player_cells(a: DuckAnalysis, o: Outcome) -> List[RenderableType]:
     return cells
 
 
-def _nils_text(o: Outcome) -> Text:
+def _nils_text(o: OutcomeRow) -> Text:
     """``Alice>dummy kept*``: bidder > hand, the result, ``*`` where it decides the leader."""
     out = Text()
     for i, n in enumerate(o.nils):

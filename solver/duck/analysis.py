@@ -13,7 +13,7 @@ from ..seating import DEFENDER_SIDE
 from .equilibrium import Equilibrium, check_size, find_equilibrium
 from .hand import DealPosition, HandLevel, nil_statuses
 from .nilbreak import BreakQuestion, CardBreak, NilBreak, break_questions, card_breaks, nil_break
-from .outcomes import DuckEffect, NilStatus, Outcome, Scorer, best_total, effect
+from .outcomes import DuckEffect, NilStatus, OutcomeRow, Scorer, best_total, effect
 from .questions import DEFENDER_SEATS, Oracle, card_nil_keep_max, card_totals, default_oracle
 from .reachable import REACH_BUDGET
 from .searches import Findings, Reachability, listed, run_searches
@@ -22,7 +22,7 @@ from .searches import Findings, Reachability, listed, run_searches
 #: numbers: reachable totals, the declarer's settle total, lowest / highest.
 DEFAULT_TIME_LIMIT = 10.0
 
-Rows = Dict[int, Outcome]
+Rows = Dict[int, OutcomeRow]
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class CardOption:
     (value higher / lower than after the best card)."""
 
     cards: Tuple[int, ...]
-    outcome: Outcome
+    outcome: OutcomeRow
     tricks_given_up: int
     gains: Tuple[str, ...]
     loses: Tuple[str, ...]
@@ -113,7 +113,7 @@ class DuckAnalysis:
     nils: Tuple[NilStatus, ...]
     ignored_nils: Tuple[NilBet, ...]
     options: Tuple[PlayerOptions, ...]
-    outcomes: Tuple[Outcome, ...]
+    outcomes: Tuple[OutcomeRow, ...]
     effects: Tuple[DuckEffect, ...]
     cards: Tuple[CardOption, ...]
     best_card_total: int
@@ -130,7 +130,7 @@ class DuckAnalysis:
     def players(self) -> Tuple[str, str, str]:
         return self.declarer, self.left_defender, self.right_defender
 
-    def outcome(self, defender_tricks: int) -> Outcome:
+    def outcome(self, defender_tricks: int) -> OutcomeRow:
         for o in self.outcomes:
             if o.defender_tricks == defender_tricks:
                 return o
@@ -203,7 +203,7 @@ def row_marks(at: DealPosition, hand: HandLevel, reach: Reachability,
     return marks
 
 
-def marked(rows: Rows, marks: List[Tuple[Optional[int], str]]) -> Tuple[Outcome, ...]:
+def marked(rows: Rows, marks: List[Tuple[Optional[int], str]]) -> Tuple[OutcomeRow, ...]:
     """The rows in order of the total, each with its marks (once each)."""
     labels: Dict[int, List[str]] = {}
     for t, label in marks:
@@ -255,7 +255,7 @@ def card_level(at: DealPosition, nils: Tuple[NilStatus, ...], breaks: Tuple[Brea
 
 
 def nil_breaks(questions: Tuple[BreakQuestion, ...], found: Findings, scorer: Scorer,
-               cooperative: Outcome) -> Tuple[Tuple[NilBreak, ...], List[str]]:
+               cooperative: OutcomeRow) -> Tuple[Tuple[NilBreak, ...], List[str]]:
     """Each breaking game's outcome, and the totals not found in time."""
     out, unsure = [], []
     for q in questions:

@@ -30,7 +30,7 @@ from ..cards import iter_cards, suit_of
 from ..position import Position
 from ..seating import DEFENDER_SIDE, controller
 from .hand import DealPosition, DuckError
-from .outcomes import NilStatus, Outcome, Scorer
+from .outcomes import NilStatus, OutcomeRow, Scorer
 from .questions import (DEFENDER_SEATS, Oracle, after_card_won_by, card_totals,
                         default_oracle)
 
@@ -61,7 +61,7 @@ class EquilibriumCard:
     equilibrium outcome after it; ``chosen``: the equilibrium card."""
 
     cards: Tuple[int, ...]
-    outcome: Outcome
+    outcome: OutcomeRow
     chosen: bool
 
 
@@ -77,8 +77,8 @@ class Equilibrium:
     equilibrium outcome minus value in the cooperative one; ``differs``:
     the defender total or some player's value differs."""
 
-    outcome: Outcome
-    cooperative: Outcome
+    outcome: OutcomeRow
+    cooperative: OutcomeRow
     line: Tuple[EquilibriumStep, ...]
     cards: Tuple[EquilibriumCard, ...]
     first_deviation: Optional[int]
@@ -135,12 +135,12 @@ class _MaxN:
             if not n.won:
                 self.live |= 1 << n.seat
         self.memo: Dict[Tuple[Position, int, int], Leaf] = {}
-        self.rows: Dict[Leaf, Outcome] = {}
+        self.rows: Dict[Leaf, OutcomeRow] = {}
         self.keys: Dict[Tuple[Leaf, str], Tuple[int, int, int]] = {}
         self.nodes = 0
         self.engine_leaves = 0
 
-    def row(self, leaf: Leaf) -> Outcome:
+    def row(self, leaf: Leaf) -> OutcomeRow:
         """The outcome row of a leaf: each nil kept iff its hand won no trick."""
         if leaf not in self.rows:
             d, lost = leaf
@@ -245,7 +245,7 @@ def _line(search: _MaxN, oracle: Oracle) -> List[EquilibriumStep]:
 
 
 def find_equilibrium(at: DealPosition, scorer: Scorer, nils: Tuple[NilStatus, ...],
-                cooperative: Outcome, oracle: Optional[Oracle] = None) -> Equilibrium:
+                cooperative: OutcomeRow, oracle: Optional[Oracle] = None) -> Equilibrium:
     """The max-n equilibrium of the ending at ``at`` against the
     ``cooperative`` row (raises :class:`DuckError` above :data:`MAX_TRICKS`)."""
     check_size(at)

@@ -26,7 +26,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..position import ALL_SEATS, Position
 from ..seating import DECLARER_SIDE, DEFENDER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
 from .hand import DealPosition
-from .outcomes import NilStatus, Outcome, Scorer, changes
+from .outcomes import NilStatus, OutcomeRow, Scorer, changes
 from .questions import Oracle, after_card_won_by, by_card, default_oracle
 
 #: Default node budget of one :func:`break_value` search (positions expanded).
@@ -234,7 +234,7 @@ class NilBreak:
 
     question: BreakQuestion
     defender_tricks: Optional[int]
-    outcome: Optional[Outcome]
+    outcome: Optional[OutcomeRow]
     own_change: Optional[int]
     margin_change: Optional[int]
 
@@ -254,7 +254,7 @@ class NilBreak:
         return (self.own_change, self.margin_change) > (0, 0)
 
 
-def nil_break(q: BreakQuestion, total: Optional[int], scorer: Scorer, base: Outcome) -> NilBreak:
+def nil_break(q: BreakQuestion, total: Optional[int], scorer: Scorer, base: OutcomeRow) -> NilBreak:
     """The outcome of ``q``'s game ending with defender total ``total``."""
     if total is None:
         return NilBreak(q, None, None, None, None)

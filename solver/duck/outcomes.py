@@ -3,7 +3,7 @@
 
 Everything here follows from one number, the **defender total** ``D`` for
 the whole hand, and from how the applicable nil bets settle: an
-:class:`Outcome` row holds every real player's score exactly as ``score``
+:class:`OutcomeRow` holds every real player's score exactly as ``score``
 gives it (through :meth:`solver.deal.HandResult.build`, never
 re-implemented here), their value, margins and the leaders.
 """
@@ -26,7 +26,7 @@ class NilSettlement:
     nil), ``side-takes-more`` (its side takes more than that),
     ``cannot-be-kept`` (the other side can force a trick on the hand).
     ``decides``: settling it the other way would change who leads the row
-    (:attr:`Outcome.leaders`)."""
+    (:attr:`OutcomeRow.leaders`)."""
 
     bidder: str
     hand: str
@@ -62,7 +62,7 @@ class PlayerLine:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class OutcomeRow:
     """The hand ending with ``defender_tricks`` tricks for the defenders.
 
     ``reachable``: some legal play-out from the current position ends here
@@ -176,7 +176,7 @@ class Scorer:
         hand_tricks = {h: (0 if kept[h] else max(1, n.won)) for h, n in self.nils.items()}
         return HandResult.build(self.deal, TRICKS_PER_HAND - d, hand_tricks, self.bets)
 
-    def outcome(self, d: int, keep_max: Optional[Mapping[str, Optional[int]]] = None) -> Outcome:
+    def outcome(self, d: int, keep_max: Optional[Mapping[str, Optional[int]]] = None) -> OutcomeRow:
         """The row for defender total ``d``, each nil settled by :meth:`settle`."""
         return self.row(d, self.settle(d, keep_max))
 
@@ -186,13 +186,13 @@ class Scorer:
         return {h: (n.settle(d, keep_max[h], use_given=True) if keep_max is not None
                     else n.settle(d)) for h, n in self.nils.items()}
 
-    def row(self, d: int, settled: Mapping[str, Tuple[bool, str]]) -> Outcome:
+    def row(self, d: int, settled: Mapping[str, Tuple[bool, str]]) -> OutcomeRow:
         """The row for defender total ``d`` with the nils settled as given."""
         kept = {h: k for h, (k, _) in settled.items()}
         result = self._result(d, kept)
         values = _values(result)
         leaders = _leaders(values)
-        return Outcome(d, TRICKS_PER_HAND - d, _lines(result, values),
+        return OutcomeRow(d, TRICKS_PER_HAND - d, _lines(result, values),
                        self._nil_rows(d, settled, result, leaders), leaders, result.winner)
 
     def _nil_rows(self, d: int, settled: Mapping[str, Tuple[bool, str]], result: HandResult,
@@ -228,7 +228,7 @@ def _lines(result: HandResult, values: Mapping[str, int]) -> Tuple[PlayerLine, .
     return tuple(lines)
 
 
-def best_total(totals: Sequence[int], player: str, rows: Mapping[int, Outcome],
+def best_total(totals: Sequence[int], player: str, rows: Mapping[int, OutcomeRow],
                coop: int) -> Optional[int]:
     """Among ``totals`` with a row, the one with the highest value for
     ``player``; ties go to the higher margin, then to the total nearer the
@@ -240,8 +240,8 @@ def best_total(totals: Sequence[int], player: str, rows: Mapping[int, Outcome],
                                       -abs(t - coop)))
 
 
-def effect(player: str, kind: str, total: Optional[int], rows: Mapping[int, Outcome],
-           base: Outcome) -> DuckEffect:
+def effect(player: str, kind: str, total: Optional[int], rows: Mapping[int, OutcomeRow],
+           base: OutcomeRow) -> DuckEffect:
     """``player``'s outcome at ``total`` against the ``base`` row (the
     cooperative one); no changes when ``total`` is unknown or has no row."""
     if total is None or total not in rows:
@@ -250,7 +250,7 @@ def effect(player: str, kind: str, total: Optional[int], rows: Mapping[int, Outc
     return DuckEffect(player, kind, total, own, margin)
 
 
-def changes(player: str, row: Outcome, base: Outcome) -> Tuple[int, int]:
+def changes(player: str, row: OutcomeRow, base: OutcomeRow) -> Tuple[int, int]:
     """``player``'s value and margin in ``row`` minus those in ``base``."""
     return (row.value(player) - base.value(player),
             row.line(player).margin - base.line(player).margin)
