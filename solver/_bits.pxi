@@ -7,34 +7,70 @@
 cdef extern from * nogil:
     """
     #include <stdint.h>
-    #if defined(__BMI2__)
+    #if defined(__BMI2__) || defined(__AVX512BW__) || defined(__SSE2__)
     #include <immintrin.h>
-    static inline uint64_t ds_pext(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
-    static inline uint64_t ds_pdep(uint64_t x, uint64_t m) { return _pdep_u64(x, m); }
-    #else
-    static inline uint64_t ds_pext(uint64_t x, uint64_t m) {
-        uint64_t r = 0, b = 1;
-        for (; m; m &= m - 1, b <<= 1) if (x & m & (0 - m)) r |= b;
-        return r;
-    }
-    static inline uint64_t ds_pdep(uint64_t x, uint64_t m) {
-        uint64_t r = 0, b = 1;
-        for (; m; m &= m - 1, b <<= 1) if (x & b) r |= m & (0 - m);
-        return r;
-    }
     #endif
-    #if defined(__AVX512BW__)
-    #include <immintrin.h>
+    /* pext and pdep on one suit (13-bit fields): the BMI2 instructions where
+       the build has them, else two lookups in 16 KB tables of 7-bit halves
+       (as fast on these sizes, and on CPUs whose pext is microcoded) */
+    #if defined(__BMI2__)
+    static inline uint64_t ds_pext13(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
+    static inline uint64_t ds_pdep13(uint64_t x, uint64_t m) { return _pdep_u64(x, m); }
+    static void ds_init_tables(void) {}
+    #else
+    static uint8_t ds_pext_tab[1 << 14];   /* [m7 << 7 | x7]: the bits of x under m, packed */
+    static uint8_t ds_pdep_tab[1 << 14];   /* [m7 << 7 | k7]: the low bits of k spread over m */
+    static void ds_init_tables(void) {
+        for (uint32_t m = 0; m < 128; m++)
+            for (uint32_t x = 0; x < 128; x++) {
+                uint32_t e = 0, d = 0, b = 1, mm = m;
+                for (; mm; mm &= mm - 1, b <<= 1) {
+                    if (x & mm & (0u - mm)) e |= b;
+                    if (x & b) d |= mm & (0u - mm);
+                }
+                ds_pext_tab[m << 7 | x] = (uint8_t)e;
+                ds_pdep_tab[m << 7 | x] = (uint8_t)d;
+            }
+    }
+    static inline uint64_t ds_pext13(uint64_t x, uint64_t m) {
+        uint64_t lo = m & 0x7F, hi = (m >> 7) & 0x3F;
+        return ds_pext_tab[lo << 7 | (x & lo)]
+            | ((uint64_t)ds_pext_tab[hi << 7 | ((x >> 7) & hi)] << __builtin_popcountll(lo));
+    }
+    static inline uint64_t ds_pdep13(uint64_t x, uint64_t m) {
+        uint64_t lo = m & 0x7F, hi = (m >> 7) & 0x3F;
+        int n = __builtin_popcountll(lo);
+        return ds_pdep_tab[lo << 7 | (x & ((1u << n) - 1))]
+            | ((uint64_t)ds_pdep_tab[hi << 7 | ((x >> n) & 0x7F)] << 7);
+    }
     #endif
     /* bit i set when tags[i] == tag, for the 32 tags of a bucket */
     static inline uint64_t ds_tag_match32(const uint16_t* tags, uint16_t tag) {
     #if defined(__AVX512BW__)
         __m512i t = _mm512_set1_epi16((short)tag);
         return _mm512_cmpeq_epi16_mask(_mm512_loadu_si512((const void*)tags), t);
+    #elif defined(__SSE2__)
+        __m128i t = _mm_set1_epi16((short)tag);
+        __m128i c0 = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)tags), t);
+        __m128i c1 = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(tags + 8)), t);
+        __m128i c2 = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(tags + 16)), t);
+        __m128i c3 = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(tags + 24)), t);
+        uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(c0, c1));
+        uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(c2, c3));
+        return (uint64_t)(lo | (hi << 16));
     #else
         uint64_t r = 0;
         for (int i = 0; i < 32; i++) r |= (uint64_t)(tags[i] == tag) << i;
         return r;
+    #endif
+    }
+    /* the build needs POPCNT (see setup.py): is it there? */
+    static inline int ds_cpu_ok(void) {
+    #if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt");
+    #else
+        return 1;
     #endif
     }
     static inline void ds_prefetch(const void* p) { __builtin_prefetch(p); }
@@ -50,8 +86,10 @@ cdef extern from * nogil:
     const uint64_t DS_SPADES
     const uint64_t DS_NOT_SPADES
     const uint64_t DS_ONE
-    uint64_t ds_pext(uint64_t x, uint64_t m)
-    uint64_t ds_pdep(uint64_t x, uint64_t m)
+    void ds_init_tables()
+    int ds_cpu_ok()
+    uint64_t ds_pext13(uint64_t x, uint64_t m)
+    uint64_t ds_pdep13(uint64_t x, uint64_t m)
     uint64_t ds_tag_match32(const uint16_t* tags, uint16_t tag)
     void ds_prefetch(const void* p)
     int ds_pop(uint64_t x)
@@ -86,7 +124,7 @@ cdef inline int _top_run(uint64_t mine, uint64_t alive) noexcept nogil:
 cdef inline uint64_t _kth_highest(uint64_t alive, int k) noexcept nogil:
     """Bit of the k-th highest card (k >= 1) of a suit's cards ``alive``."""
     cdef int n = ds_pop(alive)
-    return ds_pdep(DS_ONE << (n - k), alive)
+    return ds_pdep13(DS_ONE << (n - k), alive)
 
 
 cdef inline int _extended_low(const uint64_t* hand, uint64_t r, int s, uint64_t a) noexcept nogil:

@@ -27,6 +27,12 @@ include "_bounds.pxi"
 include "_order.pxi"
 include "_search.pxi"
 
+if not ds_cpu_ok():
+    raise ImportError("this CPU lacks POPCNT, which the engine was compiled for (x86-64-v2); "
+                      "build it for the oldest x86-64 with DUMMY_SPADES_ARCH=x86-64 "
+                      "(pip install --no-binary dummy-spades ...)")
+ds_init_tables()
+
 DEFAULT_TT_MB = 128.0
 
 FEATURES = {"tt": FEATURE_TT, "quick": FEATURE_QUICK, "sure": FEATURE_SURE}
@@ -306,12 +312,12 @@ cdef class Solver:
             k = mv[i].card
             s = k // 13
             a = _suit(alive, s)
-            hr = ds_pext(_suit(ctx.st.hand[seat], s), a)
+            hr = ds_pext13(_suit(ctx.st.hand[seat], s), a)
             w = ds_pop(a & ((DS_ONE << (k - 13 * s)) - 1))    # the card's place in hr
             base = w
             while base > 0 and (hr >> (base - 1)) & 1:
                 base -= 1
-            grp = ds_pdep(((DS_ONE << (w + 1)) - 1) & ~((DS_ONE << base) - 1), a)
+            grp = ds_pdep13(((DS_ONE << (w + 1)) - 1) & ~((DS_ONE << base) - 1), a)
             with nogil:
                 w = play_card(ctx, k)
                 if w >= 0 and w == ctx.q.nil:

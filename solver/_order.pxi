@@ -17,7 +17,7 @@ cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
 cdef int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
     """Legal moves of ``seat``: one card per group of equivalent cards."""
     cdef uint64_t h = ctx.st.hand[seat]
-    cdef uint64_t legal, alive, hs, a, hr, reps, rb, f
+    cdef uint64_t legal, alive, hs, a, o, r, reps, f
     cdef int n = 0, s, i
     alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
     for i in range(ctx.st.tlen):
@@ -33,15 +33,23 @@ cdef int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
         hs = _suit(legal, s)
         if hs == 0:
             continue
-        a = _suit(alive, s)
-        hr = ds_pext(hs, a)
-        reps = hr & ~(hr >> 1)
-        rb = ds_pdep(reps, a)
-        while rb:
-            out[n].card = 13 * s + ds_ctz(rb)
+        # the top card of each run of the hand's cards with no other live
+        # card between them (cards out of play do not separate)
+        o = _suit(alive, s) & ~hs
+        reps = 0
+        r = hs
+        while r:
+            a = DS_ONE << ds_hib(r)
+            reps |= a
+            a = o & (a - 1)
+            if a == 0:
+                break
+            r &= (DS_ONE << ds_hib(a)) - 1
+        while reps:
+            out[n].card = 13 * s + ds_ctz(reps)
             out[n].score = 0
             n += 1
-            rb &= rb - 1
+            reps &= reps - 1
     return n
 
 

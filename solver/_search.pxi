@@ -140,7 +140,7 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
             for s in range(4):
                 a = _suit(alive, s)
                 if a:
-                    rel[p] |= (ds_pext(_suit(ctx.st.hand[p], s), a) << (13 - ds_pop(a))) << (13 * s)
+                    rel[p] |= (ds_pext13(_suit(ctx.st.hand[p], s), a) << (13 - ds_pop(a))) << (13 * s)
         meta = ctx.q.meta | <uint16_t>leader
         if ctx.q.breaking and ctx.st.broken:
             meta |= 4
