@@ -384,3 +384,127 @@ cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noe
             qt = v
             rw[0] = crw | (DS_ONE << (13 * s + top))
     return qt
+
+
+# ---------------------------------------------------------------------------
+# the bounds as the search uses them: each returns a fail-soft result that
+# decides ``target`` (and its relevant cards in ``rw``), or NO_BOUND
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    NO_BOUND = -100         # no bound decides the target
+
+
+cdef int trick_bounds(const Search* ctx, int target, uint64_t* rw) noexcept nogil:
+    """The trick in progress (one to three cards played): who is sure to
+    win it?"""
+    cdef int rem, tm
+    if not (ctx.features & FEATURE_SURE):
+        return NO_BOUND
+    rem = ds_pop(ctx.st.hand[ctx.st.tleader]) + 1
+    if ctx.q.nil >= 0 and trick_secure(ctx, 1 << ctx.q.nil, 1, rw):
+        return -1
+    # a team that can take the trick takes it if it helps: the
+    # maximisers that count (the other maximisers play against them
+    # in trick_secure), or the minimisers that do not count
+    if target <= 1 and ctx.q.nil < 0:
+        tm = ctx.q.side & ctx.q.count
+        if tm and trick_secure(ctx, tm, 0, rw):
+            return 1
+    if target >= rem:
+        tm = (~ctx.q.side) & (~ctx.q.count) & 15
+        if tm and trick_secure(ctx, tm, 0, rw):
+            return rem - 1
+    return NO_BOUND
+
+
+cdef int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
+    """A trick start with ``rem`` >= 2 tricks left, before the table: the
+    counted seats, the nil rules and the trump sure tricks (won whoever
+    leads: see trump_sure_tricks)."""
+    cdef int leader = ctx.st.tleader
+    cdef int j, low, low_lead
+    cdef uint64_t crw
+    if not (ctx.features & FEATURE_SURE):
+        return NO_BOUND
+    if ctx.q.nil < 0:
+        # nobody's tricks count, or everybody's
+        if ctx.q.count == 0:
+            return 0
+        if ctx.q.count == 15:
+            return rem
+    elif target <= 0:
+        low = _nil_low_suits(ctx.st.hand, ctx.q.nil, &low_lead, &crw)
+        if _nil_lowest(ctx.st.hand[ctx.q.nil], low, ctx.q.nil == leader, low_lead):
+            # the nil hand can no longer win a trick, whatever anyone plays
+            rw[0] = crw
+            return 0
+        if _nil_covered(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, low, low_lead, crw, rw):
+            return 0
+    if (ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]) & DS_SPADES:
+        if ctx.q.nil >= 0:
+            if trump_sure_tricks(ctx.st.hand, 1 << ctx.q.nil, 1, &crw) >= 1:
+                # the nil hand must win a trick with a spade
+                rw[0] = crw
+                return -1
+        # trump tricks the counted seats win whatever anyone plays (a
+        # lower bound), and those the other seats win (an upper bound)
+        if ctx.q.nil < 0:
+            j = trump_sure_tricks(ctx.st.hand, ctx.q.count, target, &crw)
+            if j >= target:
+                rw[0] = crw
+                return j
+        j = trump_sure_tricks(ctx.st.hand, (~ctx.q.count) & 15, rem - target + 1, &crw)
+        if rem - j < target:
+            rw[0] = crw
+            return rem - j
+    return NO_BOUND
+
+
+cdef int leader_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
+    """A trick start with ``rem`` >= 2 tricks left, after the table: the
+    quick tricks of the leader (cashing top cards, keeping the lead)."""
+    cdef int leader = ctx.st.tleader
+    cdef int qt
+    cdef uint64_t crw
+    if not (ctx.features & FEATURE_QUICK):
+        return NO_BOUND
+    if (ctx.q.side >> leader) & 1:
+        if ctx.q.nil < 0 and (ctx.q.count >> leader) & 1:
+            qt = quick_tricks(ctx, leader, target, &crw)
+            if qt >= target:
+                rw[0] = crw
+                return qt
+    elif not (ctx.q.count >> leader) & 1:
+        qt = quick_tricks(ctx, leader, rem - target + 1, &crw)
+        if rem - qt < target:
+            rw[0] = crw
+            return rem - qt
+    return NO_BOUND
+
+
+def _probe_bounds(pos, int side, int count, int nil_seat, int target, features=None):
+    """A test hook: the bounds' verdict at ``pos`` for ``target`` as the
+    search uses them, without a table (``features``: FEATURE_* bits, default
+    all): ``(result, relevant cards)`` or None when no bound decides.  The
+    result is fail-soft: ``result >= target`` claims the value is at least
+    ``result``, ``result < target`` that it is at most ``result``, for every
+    position with the same suit lengths, leader, broken bit and holders of
+    the ranks down to the lowest relevant card of each suit."""
+    cdef Solver solver = Solver(0.01)
+    cdef Search* ctx = &solver.s
+    cdef int res = NO_BOUND, rem
+    cdef uint64_t rw = 0
+    solver._load(pos, side, count, nil_seat)
+    if features is not None:
+        ctx.features = features
+    rem = ds_pop(ctx.st.hand[ctx.st.tleader])
+    if ctx.st.tlen == 0 and rem >= 2:
+        res = start_bounds(ctx, target, rem, &rw)
+        if res == NO_BOUND:
+            res = leader_bounds(ctx, target, rem, &rw)
+    elif 0 < ctx.st.tlen < 3:
+        res = trick_bounds(ctx, target, &rw)
+    if res == NO_BOUND:
+        return None
+    return res, rw

@@ -14,27 +14,15 @@ cdef int search(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     ``v < target`` an upper bound (values are -1 for a lost nil, else the
     counted tricks).  ``rw`` receives the relevant cards of the bound.
     """
-    cdef int rem, t, tm
+    cdef int res
     ctx.nodes += 1
     if ctx.st.tlen == 0:
         ctx.trick_nodes += 1
         return trick_start(ctx, target, rw)
-    if ctx.st.tlen < 3 and (ctx.features & FEATURE_SURE):
-        # who is sure to win the trick in progress?
-        rem = ds_pop(ctx.st.hand[ctx.st.tleader]) + 1
-        if ctx.q.nil >= 0 and trick_secure(ctx, 1 << ctx.q.nil, 1, rw):
-            return -1
-        # a team that can take the trick takes it if it helps: the
-        # maximisers that count (the other maximisers play against them
-        # in trick_secure), or the minimisers that do not count
-        if target <= 1 and ctx.q.nil < 0:
-            tm = ctx.q.side & ctx.q.count
-            if tm and trick_secure(ctx, tm, 0, rw):
-                return 1
-        if target >= rem:
-            tm = (~ctx.q.side) & (~ctx.q.count) & 15
-            if tm and trick_secure(ctx, tm, 0, rw):
-                return rem - 1
+    if ctx.st.tlen < 3:
+        res = trick_bounds(ctx, target, rw)
+        if res != NO_BOUND:
+            return res
     return expand(ctx, target, rw)
 
 
@@ -66,8 +54,8 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     cdef uint64_t h0 = ctx.st.hand[0], h1 = ctx.st.hand[1], h2 = ctx.st.hand[2], h3 = ctx.st.hand[3]
     cdef uint64_t alive = h0 | h1 | h2 | h3
     cdef int rem = ds_pop(ctx.st.hand[leader])
-    cdef int s, p, j, res, qt, team, tm, use_tt, low, low_lead
-    cdef uint64_t sp, shape, crw, a
+    cdef int s, p, j, res, use_tt, low, low_lead
+    cdef uint64_t shape, crw, a
     cdef uint64_t rel[4]
     cdef uint16_t meta
     rw[0] = 0
@@ -78,23 +66,12 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     if rem == 1:
         return last_trick(ctx, target, rw)
 
-    # sure trump tricks of each side (won whoever leads): see trump_sure_tricks
-    if ctx.q.nil < 0 and (ctx.features & FEATURE_SURE):
-        # nobody's tricks count, or everybody's
-        if ctx.q.count == 0:
-            return 0
-        if ctx.q.count == 15:
-            return rem
-    if ctx.q.nil >= 0 and (ctx.features & FEATURE_SURE) and (target <= 0 or ctx.ply == 0):
+    if ctx.q.nil >= 0 and (ctx.features & FEATURE_SURE) and target > 0 and ctx.ply == 0:
         low = _nil_low_suits(ctx.st.hand, ctx.q.nil, &low_lead, &crw)
         if _nil_lowest(ctx.st.hand[ctx.q.nil], low, ctx.q.nil == leader, low_lead):
             # the nil hand can no longer win a trick, whatever anyone
-            # plays: kept; and at the root of a query for tricks the
-            # rest is the plain game (deeper, switching games costs more
-            # than it saves)
-            if target <= 0:
-                rw[0] = crw
-                return 0
+            # plays: at the root of a query for tricks the rest is the
+            # plain game (deeper, switching games costs more than it saves)
             j = ctx.q.nil
             meta = ctx.q.meta
             ctx.q.nil = -1
@@ -104,27 +81,9 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
             ctx.q.meta = meta
             rw[0] |= crw
             return res
-        if target <= 0 and _nil_covered(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, low,
-                                        low_lead, crw, rw):
-            return 0
-    sp = alive & DS_SPADES
-    if sp and (ctx.features & FEATURE_SURE):
-        if ctx.q.nil >= 0:
-            if trump_sure_tricks(ctx.st.hand, 1 << ctx.q.nil, 1, &crw) >= 1:
-                # the nil hand must win a trick with a spade
-                rw[0] = crw
-                return -1
-        # trump tricks the counted seats win whatever anyone plays (a
-        # lower bound), and those the other seats win (an upper bound)
-        if ctx.q.nil < 0:
-            j = trump_sure_tricks(ctx.st.hand, ctx.q.count, target, &crw)
-            if j >= target:
-                rw[0] = crw
-                return j
-        j = trump_sure_tricks(ctx.st.hand, (~ctx.q.count) & 15, rem - target + 1, &crw)
-        if rem - j < target:
-            rw[0] = crw
-            return rem - j
+    res = start_bounds(ctx, target, rem, rw)
+    if res != NO_BOUND:
+        return res
 
     # transposition table (not for the last tricks: searching them is cheaper)
     use_tt = (ctx.features & FEATURE_TT) and rem > TT_MIN_REM
@@ -148,20 +107,9 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
         if res != NO_HIT:
             return res
 
-    # quick tricks of the leader (cashing top cards, keeping the lead)
-    if not (ctx.features & FEATURE_QUICK):
-        pass
-    elif (ctx.q.side >> leader) & 1:
-        if ctx.q.nil < 0 and (ctx.q.count >> leader) & 1:
-            qt = quick_tricks(ctx, leader, target, &crw)
-            if qt >= target:
-                rw[0] = crw
-                return qt
-    elif not (ctx.q.count >> leader) & 1:
-        qt = quick_tricks(ctx, leader, rem - target + 1, &crw)
-        if rem - qt < target:
-            rw[0] = crw
-            return rem - qt
+    res = leader_bounds(ctx, target, rem, rw)
+    if res != NO_BOUND:
+        return res
 
     res = expand(ctx, target, &crw)
     if use_tt:

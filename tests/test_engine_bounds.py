@@ -1,0 +1,333 @@
+"""The engine's bounds one at a time, against exact values.
+
+A bound decides a null-window test without searching: at a trick start (or
+in a trick in progress) it claims the value is at least, or at most, some
+number, and names its *relevant cards*: the claim must hold at every
+position with the same suit lengths, leader, trick, broken bit and holders
+of the ranks down to the lowest relevant card of each suit (the table
+stores the result for all of them, and the search skips the smaller cards
+of a suit on the strength of it).  ``_engine._probe_bounds`` gives the
+verdict of the bounds as the search uses them, without a table; these tests
+check each verdict at the position and at random *twins* of it (the cards
+below the relevant ranks dealt again among the same hands, suit by suit).
+
+Exact values come from the reference twin (up to four cards a hand) or,
+for larger positions, from the engine with its table and every bound
+switched off (plain alpha-beta, itself checked against the reference by
+tests/test_engine_reference.py).  The positions are random ones and ones
+built to trigger each bound (its conditions just met, or just missed);
+each test asserts that its bound fired often enough to mean something.
+"""
+from __future__ import annotations
+
+import random
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+
+from solver_checks import REF, query, random_position
+from test_engine_split import spade_rich
+
+engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
+_engine = engine._engine
+
+ALL = sum(_engine.FEATURES.values())
+SURE = _engine.FEATURES["sure"]
+QUICK = _engine.FEATURES["quick"]
+
+
+def bare_solver():
+    """The engine with its table and every bound switched off."""
+    old = _engine.set_features(**{name: False for name in _engine.FEATURES})
+    try:
+        return engine.Solver(tt_mb=1)
+    finally:
+        _engine.set_features(**old)
+
+
+BARE = bare_solver()
+
+
+def value(pos: Dict) -> int:
+    cards = bin(pos["hands"][pos["leader"]]).count("1")
+    return (REF if cards <= 4 else BARE).max_tricks(**query(pos))
+
+
+def probe(pos: Dict, target: int, features: int = ALL) -> Optional[Tuple[int, int]]:
+    q = query(pos)
+    count = q["side"] if q["count"] is None else q["count"]
+    nil = -1 if q["nil_seat"] is None else q["nil_seat"]
+    return _engine._probe_bounds(q["pos"], q["side"], count, nil, target, features)
+
+
+def suit_cards(mask: int, s: int) -> List[int]:
+    return [c for c in range(13 * s, 13 * s + 13) if mask >> c & 1]
+
+
+def twins(pos: Dict, rw: int, rng: random.Random, k: int) -> List[Dict]:
+    """``k`` positions that agree with ``pos`` on what a bound with relevant
+    cards ``rw`` may depend on: per suit, the cards at or above the lowest
+    relevant card keep their holders (a suit without relevant cards keeps
+    none), the others are dealt again among the same holders (each seat
+    keeps its number of them).  A card in the trick in progress counts as
+    its player's; when it is below the line the player may play another of
+    its cards below the line instead."""
+    seats = [(pos["leader"] + i) % 4 for i in range(len(pos["trick"]))]
+    held = list(pos["hands"])
+    for seat, c in zip(seats, pos["trick"]):
+        held[seat] |= 1 << c
+    alive = held[0] | held[1] | held[2] | held[3]
+    out = []
+    for _ in range(k):
+        new = [0, 0, 0, 0]
+        loose = 0
+        for s in range(4):
+            cards = suit_cards(alive, s)
+            rel = suit_cards(rw, s)
+            line = min(rel) if rel else 13 * s + 13
+            free = [c for c in cards if c < line]
+            loose |= sum(1 << c for c in free)
+            holders = [next(q for q in range(4) if held[q] >> c & 1) for c in free]
+            rng.shuffle(holders)
+            for c, q in zip(free, holders):
+                new[q] |= 1 << c
+            for c in cards:
+                if c >= line:
+                    q = next(q for q in range(4) if held[q] >> c & 1)
+                    new[q] |= 1 << c
+        trick = []
+        for seat, c in zip(seats, pos["trick"]):
+            if loose >> c & 1:
+                c = rng.choice([d for d in suit_cards(new[seat], c // 13) if loose >> d & 1])
+            trick.append(c)
+            new[seat] &= ~(1 << c)
+        out.append(dict(pos, hands=new, trick=tuple(trick)))
+    return out
+
+
+def check_verdict(pos: Dict, target: int, res: int, want: int, label: str) -> None:
+    if res >= target:
+        assert want >= res, f"{label}: bound claims at least {res} (target {target}), value {want}: {pos}"
+    else:
+        assert want <= res, f"{label}: bound claims at most {res} (target {target}), value {want}: {pos}"
+
+
+def check_bounds(pos: Dict, rng: random.Random, label: str, features: int = ALL,
+                 n_twins: int = 2) -> int:
+    """Every target's verdict at ``pos`` and at twins; the number of verdicts."""
+    rem = bin(pos["hands"][pos["leader"]]).count("1") + (1 if pos["trick"] else 0)
+    low = 0 if pos["nil_seat"] is not None else 1
+    want = None
+    fired = 0
+    for target in range(low, rem + 1):
+        verdict = probe(pos, target, features)
+        if verdict is None:
+            continue
+        res, rw = verdict
+        fired += 1
+        if want is None:
+            want = value(pos)
+        check_verdict(pos, target, res, want, f"{label} target {target}")
+        for i, twin in enumerate(twins(pos, rw, rng, n_twins)):
+            check_verdict(twin, target, res, value(twin), f"{label} target {target} twin {i} of {pos}")
+    return fired
+
+
+def at_trick_start(pos: Dict) -> Dict:
+    """The position with its trick in progress taken back."""
+    hands = list(pos["hands"])
+    for i, c in enumerate(pos["trick"]):
+        hands[(pos["leader"] + i) % 4] |= 1 << c
+    return dict(pos, hands=hands, trick=())
+
+
+def team_position(rng: random.Random, cards: int) -> Dict:
+    """A trick start where the leader and one partner hold most top cards:
+    the cards are dealt from the top down, the leader and the partner
+    weighted up; few suits (voids, ruffs); sometimes the partner long in
+    spades and short elsewhere (it could be forced to ruff), or the
+    leader's side suits all topped by the partner.  The query: the pair
+    maximising and counted (the quick tricks as a lower bound), or
+    minimising and not counted (an upper bound), sometimes with the
+    partner counted apart or a third seat on the side; the spade-breaking
+    rule often on with spades unbroken."""
+    leader = rng.randrange(4)
+    partner = (leader + rng.choice((2, 2, 1, 3))) % 4
+    suits = rng.sample(range(4), rng.randint(2, 4))
+    deck = [c for c in range(52) if c // 13 in suits]
+    if len(deck) < 4 * cards:
+        deck = list(range(52))
+    deck = sorted(rng.sample(deck, 4 * cards), reverse=True)
+    weight = [1.0] * 4
+    weight[leader], weight[partner] = rng.choice(((4.0, 2.0), (2.0, 4.0), (3.0, 3.0)))
+    hands = [0, 0, 0, 0]
+    room = [cards] * 4
+    if rng.random() < 0.25:
+        # the partner: spades and few side cards
+        spades = [c for c in deck if c < 13]
+        for c in spades[: cards - 1]:
+            hands[partner] |= 1 << c
+            room[partner] -= 1
+        deck = [c for c in deck if not hands[partner] >> c & 1]
+    for c in deck:
+        seats = [q for q in range(4) if room[q]]
+        q = rng.choices(seats, [weight[q] for q in seats])[0]
+        hands[q] |= 1 << c
+        room[q] -= 1
+    pair = (1 << leader) | (1 << partner)
+    roll = rng.random()
+    if roll < 0.45:
+        side = count = pair
+    elif roll < 0.75:
+        side = count = 15 & ~pair
+    else:
+        side = pair
+        if rng.random() < 0.3:
+            side |= 1 << rng.choice([q for q in range(4) if not pair >> q & 1])
+        count = side ^ rng.choice((1 << partner, 1 << partner, 15 & ~side, rng.randrange(16)))
+    breaking = rng.random() < 0.7
+    return dict(hands=hands, leader=leader, side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.3, count=count, nil_seat=None)
+
+
+def deal_rest(rng: random.Random, hands: List[int], cards: int, deck: List[int]) -> List[int]:
+    """Fill ``hands`` up to ``cards`` cards each from ``deck`` (at random)."""
+    used = hands[0] | hands[1] | hands[2] | hands[3]
+    rest = [c for c in deck if not used >> c & 1]
+    rng.shuffle(rest)
+    for q in range(4):
+        while bin(hands[q]).count("1") < cards:
+            hands[q] |= 1 << rest.pop()
+    return hands
+
+
+def forced_ruff_position(rng: random.Random, cards: int) -> Dict:
+    """The leader holds the top cards of a side suit the partner is void
+    in; the partner holds spades (one more than the leader's top spades,
+    or about that) and few other cards, so it may have to ruff its
+    partner's winner; the partner counts apart from the leader."""
+    leader = rng.randrange(4)
+    partner = (leader + rng.choice((2, 2, 1, 3))) % 4
+    suit = rng.choice((1, 2, 3))
+    run = rng.randint(2, cards - 1)
+    hands = [0, 0, 0, 0]
+    for r in range(run):
+        hands[leader] |= 1 << (13 * suit + 12 - r)
+    top_spades = rng.randint(0, min(2, cards - run))
+    for r in range(top_spades):
+        hands[leader] |= 1 << (12 - r)
+    low_spades = list(range(0, 12 - top_spades))
+    rng.shuffle(low_spades)
+    for c in low_spades[: rng.randint(top_spades + 1, min(cards, top_spades + 2))]:
+        hands[partner] |= 1 << c
+    deck = [c for c in range(52) if c // 13 != suit or c < 13 * suit + 13 - run - 4] \
+        if rng.random() < 0.5 else list(range(52))
+    deck = [c for c in deck if not (c // 13 == suit and any(h >> c & 1 for h in hands))]
+    partner_deck = [c for c in deck if c // 13 not in (0, suit)]
+    rng.shuffle(partner_deck)
+    while bin(hands[partner]).count("1") < cards:
+        hands[partner] |= 1 << partner_deck.pop()
+    deal_rest(rng, hands, cards, deck)
+    pair = (1 << leader) | (1 << partner)
+    if rng.random() < 0.5:
+        side, count = pair, 1 << leader
+    else:
+        side, count = 15 & ~pair, (15 & ~pair) | (1 << partner)
+    breaking = rng.random() < 0.5
+    return dict(hands=hands, leader=leader, side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.5, count=count, nil_seat=None)
+
+
+def spade_entry_position(rng: random.Random, cards: int) -> Dict:
+    """The partner holds the top spade and side-suit winners, the leader
+    small spades and other cards: crossing in spades is the entry, legal
+    only when spades are broken (or the rule is off)."""
+    leader = rng.randrange(4)
+    partner = (leader + rng.choice((2, 2, 1, 3))) % 4
+    hands = [0, 0, 0, 0]
+    hands[partner] |= 1 << 12
+    for r in rng.sample(range(0, 8), rng.randint(1, 2)):
+        hands[leader] |= 1 << r
+    suit = rng.choice((1, 2, 3))
+    for r in range(rng.randint(1, cards - 1)):
+        hands[partner] |= 1 << (13 * suit + 12 - r)
+    deal_rest(rng, hands, cards, [c for c in range(52) if c // 13 != suit or rng.random() < 0.5])
+    pair = (1 << leader) | (1 << partner)
+    side = count = pair if rng.random() < 0.5 else 15 & ~pair
+    breaking = rng.random() < 0.8
+    return dict(hands=hands, leader=leader, side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.3, count=count, nil_seat=None)
+
+
+def random_start(rng: random.Random, cards: int, spades: bool = False) -> Dict:
+    """A random trick start without nil (spade-rich when ``spades``)."""
+    pos = at_trick_start(spade_rich(rng, cards) if spades else random_position(rng, cards))
+    pos["nil_seat"] = None
+    return pos
+
+
+def fired_over(make, n: int, seed: int, features: int = ALL) -> int:
+    """Check the bounds on ``n`` positions ``make(rng)``; how many verdicts."""
+    rng = random.Random(seed)
+    return sum(check_bounds(make(rng), rng, f"{make.__name__} seed {seed} position {i}", features)
+               for i in range(n))
+
+
+# ---------------------------------------------------------------------------
+# the tests
+# ---------------------------------------------------------------------------
+def any_position(rng: random.Random) -> Dict:
+    cards = rng.choice((2, 3, 3, 4, 4, 5))
+    return spade_rich(rng, cards) if rng.random() < 0.4 else random_position(rng, cards)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bounds_random_positions(seed):
+    """Random positions (2-5 cards), every side and count mask, nil
+    queries, tricks in progress: every verdict of every bound."""
+    assert fired_over(any_position, 60, 9000 + seed) >= 40
+
+
+def spade_fight(rng: random.Random) -> Dict:
+    return random_start(rng, rng.choice((3, 4, 4, 5, 6)), spades=True)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_trump_sure_tricks(seed):
+    """Trump sure tricks alone (the sure bounds on, quick tricks off), in
+    spade fights: counted seats against the rest, split sides."""
+    assert fired_over(spade_fight, 50, 9100 + seed, SURE) >= 30
+
+
+def plain_start(rng: random.Random) -> Dict:
+    return random_start(rng, rng.choice((3, 4, 4, 5, 6)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_quick_tricks(seed):
+    """Quick tricks alone (the sure bounds off) on random trick starts:
+    partners against two, three against one, counts apart."""
+    assert fired_over(plain_start, 50, 9200 + seed, QUICK) >= 20
+
+
+def pair_position(rng: random.Random) -> Dict:
+    return team_position(rng, rng.choice((3, 4, 4, 5, 5, 6)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_quick_tricks_of_a_pair(seed):
+    """Quick tricks alone, the leader and a partner holding the top cards
+    (cashing, crossing, ruffs, blocked suits, the breaking rule)."""
+    assert fired_over(pair_position, 60, 9300 + seed, QUICK) >= 30
+
+
+@pytest.mark.parametrize("make", [forced_ruff_position, spade_entry_position])
+def test_quick_tricks_built(make):
+    """Quick tricks alone, on positions built for one of their conditions:
+    a partner that may be forced to ruff (counted apart), a crossing in
+    spades (legal only once they are broken)."""
+    def built(rng: random.Random) -> Dict:
+        return make(rng, rng.choice((3, 4, 4, 5)))
+
+    built.__name__ = make.__name__
+    assert fired_over(built, 50, 9400, QUICK) >= 25
