@@ -375,14 +375,11 @@ def test_nils_settled_in_every_row(seed):
 
 
 def test_a_nil_decides_somewhere():
-    found = False
-    for seed in range(1, 40):
-        deal = late_deal(seed, calls=NIL_CALLS, tricks=9)
-        a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
-        if any(o.nil_decides for o in a.outcomes):
-            found = True
-            break
-    assert found
+    """On this seeded late position (the first such among seeds 1-39) a nil
+    decides who leads in some row."""
+    deal = late_deal(5, calls=NIL_CALLS, tricks=9)
+    a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
+    assert any(o.nil_decides for o in a.outcomes)
 
 
 def test_running_scores_and_bag_penalties():
