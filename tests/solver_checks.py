@@ -8,15 +8,74 @@ A test case is a dict with the position's fields (``hands``, ``leader``,
 """
 from __future__ import annotations
 
+import copy
+import functools
+import inspect
 import random
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.position import NIL_LOST, Position
 from dummy_spades.solver.reference import Solver as ReferenceSolver
 from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
 
-#: The reference twin (keeps no table: one is enough for every test).
-REF = ReferenceSolver()
+
+
+class SessionSolver:
+    """A solver whose answers are kept for the whole test session: each
+    question (entry point and arguments, defaults filled in) is searched
+    once, by ``solver``; asked again, it is answered from memory (a copy).
+    Everything else (statistics, ``clear``) is the wrapped solver's.
+    """
+
+    QUESTIONS = frozenset({"max_tricks", "bound", "at_least", "card_values", "card_groups",
+                           "optimal_line"})
+
+    def __init__(self, solver: Any) -> None:
+        self._solver = solver
+        self._answers: Dict[str, Any] = {}
+        self.searched = 0  # questions searched, not answered from memory
+
+    def __getattr__(self, name: str) -> Any:
+        entry = getattr(self._solver, name)
+        if name not in self.QUESTIONS:
+            return entry
+        signature = inspect.signature(entry)
+
+        def answer(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            key = repr((name, sorted(bound.arguments.items())))
+            if key not in self._answers:
+                self._answers[key] = entry(*args, **kwargs)
+                self.searched += 1
+            return copy.deepcopy(self._answers[key])
+
+        return answer
+
+
+#: The reference twin, its answers kept for the session (it keeps no table;
+#: several test files ask it about the same positions).
+REF = SessionSolver(ReferenceSolver())
+
+#: The table size of the session's engine solvers, in megabytes.
+SESSION_TT_MB = 64
+
+
+@functools.lru_cache(maxsize=None)
+def session_solver() -> SessionSolver:
+    """The engine, its answers kept for the session: for the tests of what is
+    built on its answers (analyses, commands) over the bundled deals, which
+    several test files ask about. Tests of the engine itself use their own."""
+    return SessionSolver(make_solver(SESSION_TT_MB))
+
+
+@functools.lru_cache(maxsize=None)
+def independent_solver() -> SessionSolver:
+    """A second engine, its answers kept for the session: for the checks of
+    results that the session's solver (or a command) produced, so that they
+    do not share its table."""
+    return SessionSolver(make_solver(SESSION_TT_MB))
 
 
 def query(case: Dict) -> Dict:
@@ -109,19 +168,23 @@ def check_groups(pos: Dict, groups, values: Dict[int, int]) -> None:
     assert sorted(seen) == sorted(values), "groups must hold every legal card exactly once"
 
 
-def check(pos: Dict, solver, label: str, want_values: Optional[Dict[int, int]] = None) -> None:
+def check(pos: Dict, solver, label: str, want_values: Optional[Dict[int, int]] = None) -> int:
+    """Every entry point of ``solver`` at ``pos`` against the reference twin's
+    card values (``want_values``, asked of the twin when not given): the value
+    is the best card's for the side to move (the twin's own value is its best
+    card's: test_solver_contract.py), the card values and groups agree, the
+    line achieves the value. Returns the value."""
     where = f"{label}: {pos}"
     if want_values is None:
-        want = REF.max_tricks(**query(pos))
         want_values = REF.card_values(**query(pos))
-    else:
-        maximise = pos["side"] >> ((pos["leader"] + len(pos["trick"])) % 4) & 1
-        want = (max if maximise else min)(want_values.values())
+    maximise = pos["side"] >> ((pos["leader"] + len(pos["trick"])) % 4) & 1
+    want = (max if maximise else min)(want_values.values())
     assert solver.max_tricks(**query(pos)) == want, where
     assert solver.card_values(**query(pos)) == want_values, where
     check_groups(pos, solver.card_groups(**query(pos)), want_values)
     line = solver.optimal_line(**query(pos))
     assert replay(pos, line) == want, f"{where}: line {line}"
+    return want
 
 
 def check_null_window(pos: Dict, solver, label: str, want: int) -> None:

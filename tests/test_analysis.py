@@ -207,7 +207,10 @@ def test_unbroken_endings_match_reference(k, solver):
 
 # ------------------------------------------------------- full deals: consistency
 @pytest.mark.parametrize("path", SOLVABLE, ids=[p.stem for p in SOLVABLE])
-def test_full_position_consistency(path, solver):
+def test_full_position_consistency(path, session_solver):
+    """The analyses of a bundled deal agree with each other (asked of the
+    session's solver: the commands' tests ask the same questions)."""
+    solver = session_solver
     deal = load_deal(path)
     declarer = deal.declarer or deal.players[0]
     state = analysis.analysis_state(deal, declarer)

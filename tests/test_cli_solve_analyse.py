@@ -26,6 +26,8 @@ from typing import List, Optional, Sequence, Tuple
 import pytest
 from typer.testing import CliRunner
 
+from dummy_spades.cli import analyse as cli_analyse
+from dummy_spades.cli import solve as cli_solve
 from dummy_spades.cli.app import app
 from dummy_spades.solver import analysis
 from dummy_spades.solver.backend import make_solver
@@ -34,7 +36,7 @@ from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.play import PlayState
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_of
 
-from solver_checks import REF
+from solver_checks import REF, independent_solver, session_solver
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = sorted((ROOT / "hands").glob("*.yaml"))
@@ -50,6 +52,17 @@ def run(*args: str):
     return runner.invoke(app, [str(a) for a in args])
 
 
+def run_answered(*args: str):
+    """``run``, with solve and analyse asking the session's solver: the
+    commands on the bundled deals ask the same questions in several tests
+    (and test_analysis.py), searched once; their checks here are about what
+    the commands make of the answers, which the goldens' checks confirm."""
+    with pytest.MonkeyPatch.context() as patch:
+        for command in (cli_solve, cli_analyse):
+            patch.setattr(command, "make_solver", lambda tt_mb=None: session_solver())
+        return run(*args)
+
+
 def hand_path(stem: str) -> Path:
     return ROOT / "hands" / f"{stem}.yaml"
 
@@ -63,7 +76,7 @@ def declarer_option(path: Path) -> List[str]:
 @functools.lru_cache(maxsize=None)
 def solve_json(stem: str, no_breaking: bool) -> dict:
     args = ["solve", hand_path(stem), "--json"] + (["--no-spade-breaking"] if no_breaking else [])
-    result = run(*args)
+    result = run_answered(*args)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -72,7 +85,7 @@ def solve_json(stem: str, no_breaking: bool) -> dict:
 def analyse_json(stem: str, no_breaking: bool) -> dict:
     path = hand_path(stem)
     args = ["analyse", path, "--json", *declarer_option(path)]
-    result = run(*(args + (["--no-spade-breaking"] if no_breaking else [])))
+    result = run_answered(*(args + (["--no-spade-breaking"] if no_breaking else [])))
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -164,10 +177,9 @@ def test_golden_contract_is_independently_right(stem, no_breaking):
         assert g["opening"] is None
     for key, at in checks:
         want = independent_side_tricks(at, DECLARER_SIDE)
-        if want is None:  # a full deal with the rule on: the other side's search, fresh solver
-            fresh = make_solver(16)
-            want = 13 - won_by(at, DEFENDER_SIDE) - fresh.max_tricks(at.engine_position(),
-                                                                      DEFENDER_SIDE)
+        if want is None:  # a full deal with the rule on: the other side's search, another solver
+            want = 13 - won_by(at, DEFENDER_SIDE) - independent_solver().max_tricks(
+                at.engine_position(), DEFENDER_SIDE)
         assert g[key]["declarer_tricks"] == want, key
         assert g[key]["defender_tricks"] == 13 - want, key
     if state.is_over:
@@ -183,7 +195,7 @@ def line_check(state: PlayState, side: int, value: int) -> int:
     """Replay an optimal line (engine, rule as in ``state``) and check its
     tail independently: at the first trick boundary with spades broken by
     DDS, at the last four tricks by the reference twin. Returns checks made."""
-    line = make_solver(16).optimal_line(state.engine_position(), side)
+    line = session_solver().optimal_line(state.engine_position(), side)
     replay = state.copy()
     checks = 0
     dds_done = False
@@ -218,10 +230,10 @@ def test_golden_table_is_independently_right(stem, no_breaking):
             pos = state.engine_position()
             assert row["declarer_tricks"] == dds_side_tricks(pos.hands, pos.leader, (), DECLARER_SIDE)
             continue
-        # rule on, full deal: the defenders' own search (fresh solver) gives the same split,
+        # rule on, full deal: the defenders' own search (another solver) gives the same split,
         # and an optimal line checks out against DDS once spades are broken
-        fresh = make_solver(16)
-        assert row["defender_tricks"] == fresh.max_tricks(state.engine_position(), DEFENDER_SIDE)
+        assert row["defender_tricks"] == independent_solver().max_tricks(state.engine_position(),
+                                                                         DEFENDER_SIDE)
         assert line_check(state, DECLARER_SIDE, row["declarer_tricks"]) >= 1
 
 
@@ -481,7 +493,7 @@ def test_solve_on_a_partly_played_hand_shows_both():
 # ------------------------------------------------------------------ Rich output
 @pytest.mark.parametrize("path", SOLVABLE, ids=[p.stem for p in SOLVABLE])
 def test_solve_screen(path):
-    result = run("solve", path)
+    result = run_answered("solve", path)
     assert result.exit_code == 0, result.output
     text = result.stdout
     deal = load_deal(path)
@@ -496,7 +508,7 @@ def test_solve_screen(path):
 
 @pytest.mark.parametrize("path", SOLVABLE, ids=[p.stem for p in SOLVABLE])
 def test_analyse_screen(path):
-    result = run("analyse", path, *declarer_option(path))
+    result = run_answered("analyse", path, *declarer_option(path))
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert "To play:" in text and "best" in text and "An optimal line" in text and "Final:" in text
