@@ -98,12 +98,14 @@ def time_dds(deals, leader: int):
     dds_solve(boards[0])  # load and warm DDS, untimed
     tricks: List[int] = []
     ms: List[float] = []
+    nodes: List[int] = []
     for board in boards:
         t0 = time.perf_counter()
-        got, _ = dds_solve(board)  # target -1, solutions 1
+        got, visited = dds_solve(board)  # target -1, solutions 1
         ms.append((time.perf_counter() - t0) * 1000.0)
         tricks.append(got)
-    return tricks, ms
+        nodes.append(visited)
+    return tricks, ms, nodes
 
 
 def line(name: str, ms: Sequence[float]) -> str:
@@ -127,6 +129,9 @@ def main(argv=None) -> int:
                     help="compare answers, nodes and trick starts with a --nodes-out file (exit 1 if an answer differs)")
     ap.add_argument("--no-dds", action="store_true",
                     help="run our engine only (answers, nodes and times; no DDS, no bar)")
+    ap.add_argument("--off", action="append", default=[], metavar="FEATURE",
+                    help="switch one of our engine's techniques off (repeatable; the names of "
+                         "_engine.FEATURES: tt, quick, sure, ...), to measure what it contributes")
     ap.add_argument("--reference", action="store_true",
                     help="time the pure-Python reference twin instead (tiny --cards only; to test this script)")
     args = ap.parse_args(argv)
@@ -136,6 +141,13 @@ def main(argv=None) -> int:
     leader = SEATS.index(args.leader)
     deals = random_deals(args.deals, args.seed, args.cards)
     engine = load_engine(args.reference)
+    if args.off:
+        from dummy_spades.solver import _engine
+        unknown = sorted(set(args.off) - set(_engine.FEATURES))
+        if unknown:
+            ap.error(f"--off: unknown technique {', '.join(unknown)} (known: {', '.join(_engine.FEATURES)})")
+        _engine.set_features(**{name: False for name in args.off})
+        print(f"techniques off: {', '.join(args.off)}")
     ours = Ours(engine, args.tt_mb)
     # warm up code paths (not the table) on a throwaway deal
     ours.max_tricks(random_deals(1, args.seed + 10**6, args.cards)[0], leader, side_of(leader), False)
@@ -161,7 +173,7 @@ def main(argv=None) -> int:
     if args.no_dds:
         return 0 if same else 1
 
-    dds_tricks, dds_ms = time_dds(deals, leader)
+    dds_tricks, dds_ms, dds_nodes = time_dds(deals, leader)
     end_peak = peak_rss_mb()
 
     bad = [i for i, (a, b) in enumerate(zip(our_tricks, dds_tricks)) if a != b]
@@ -180,6 +192,15 @@ def main(argv=None) -> int:
     print()
     print(f"agreement: {len(deals) - len(bad)}/{len(deals)} deals")
     print(f"median ratio ours/DDS (breaking off): {ratio:.2f}  (median of per-deal ratios {per_deal:.2f})")
+    print(f"total ratio ours/DDS (breaking off): {sum(our_ms) / max(1e-9, sum(dds_ms)):.2f}")
+    our_starts = sum(r["trick_nodes"] for r in off_rows)
+    print(f"trick starts: ours {our_starts}, DDS {sum(dds_nodes)} (DDS's nodes): "
+          f"ratio {our_starts / max(1, sum(dds_nodes)):.2f}")
+    worst = max(range(len(deals)), key=lambda i: our_ms[i])
+    dds_worst = max(range(len(deals)), key=lambda i: dds_ms[i])
+    print(f"worst deal: ours #{worst} {our_ms[worst]:.1f} ms ({off_rows[worst]['trick_nodes']} trick starts), "
+          f"DDS #{dds_worst} {dds_ms[dds_worst]:.1f} ms ({dds_nodes[dds_worst]} nodes): "
+          f"ratio {our_ms[worst] / max(1e-9, dds_ms[dds_worst]):.2f}")
     print(f"breaking on / off median ratio (ours): {on_ratio:.2f}")
     print(f"peak RSS: ours {our_peak:.0f} MB (before endplay is loaded); whole run {end_peak:.0f} MB")
     print()

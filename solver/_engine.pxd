@@ -90,12 +90,20 @@ cdef enum:
     FEATURE_TT = 1          # the transposition table
     FEATURE_QUICK = 2       # quick tricks of the leader
     FEATURE_SURE = 4        # sure tricks: trump sure tricks, the trick in progress, nil rules
+    FEATURE_CUTOFF = 8      # the cutoff-card cache of move ordering
+
+# The cutoff-card cache (_order.pxi): per key, the card of each seat that
+# last proved a result there.
+ctypedef struct CutoffEntry:
+    uint32_t check          # high bits of the key's hash, 0 = empty
+    int8_t card[4]          # per seat: the card, -1 for none
 
 # Everything one search works on.
 ctypedef struct Search:
     State st
     Query q
     Table tt
+    CutoffEntry* cut        # the cutoff-card cache, CUT_SIZE entries
     int ply
     int features            # FEATURE_* bits: the techniques switched on
     unsigned long long nodes

@@ -20,6 +20,8 @@ The search works on one :c:type:`Search` struct (position, question, table,
 statistics) and runs on C data without the GIL.
 """
 from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
 
 include "_bits.pxi"
 include "_table.pxi"
@@ -35,8 +37,9 @@ ds_init_tables()
 
 DEFAULT_TT_MB = 128.0
 
-FEATURES = {"tt": FEATURE_TT, "quick": FEATURE_QUICK, "sure": FEATURE_SURE}
-cdef int default_features = FEATURE_TT | FEATURE_QUICK | FEATURE_SURE
+FEATURES = {"tt": FEATURE_TT, "quick": FEATURE_QUICK, "sure": FEATURE_SURE,
+            "cutoff": FEATURE_CUTOFF}
+cdef int default_features = FEATURE_TT | FEATURE_QUICK | FEATURE_SURE | FEATURE_CUTOFF
 
 
 def set_features(**switches):
@@ -172,7 +175,7 @@ cdef class Solver:
             raise ValueError(f"tt_mb must be a positive number of megabytes, not {tt_mb!r}")
         self.tt_mb = tt_mb
         tt_init(&self.s.tt, tt_mb)
-        if self.s.tt.bucket == NULL:
+        if self.s.tt.bucket == NULL or not cutoff_alloc(&self.s):
             raise MemoryError()
         self.s.features = default_features
         self.s.nodes = 0
@@ -181,11 +184,13 @@ cdef class Solver:
 
     def __dealloc__(self):
         tt_free(&self.s.tt)
+        cutoff_free(&self.s)
 
     def clear(self):
         """Empty the transposition table (and shrink it to its initial size)
         and zero the statistics: a cold start."""
         tt_reset(&self.s.tt)
+        cutoff_reset(&self.s)
         self.reset_stats()
         if self.s.tt.bucket == NULL:
             raise MemoryError()

@@ -1,6 +1,88 @@
 # Move ordering: the legal moves (one per group of equivalent cards) and
 # their order, likely best first (included by _engine.pyx).
 
+cdef enum:
+    CUT_SIZE = 1 << 16      # entries of the cutoff-card cache (8 bytes each)
+    CUT_FIRST = 1 << 20     # the ordering score of the cached card
+
+
+# ---------------------------------------------------------------------------
+# the cutoff-card cache: a card that proved a result in a like position is
+# tried first.  The key is the seat's place in the trick and: on lead, its
+# hand; following suit, the live cards of the suit led and the winning card;
+# void, its hand and the winning card; and the question (side, count, nil
+# seat, breaking) and, on lead under the breaking rule, whether spades are
+# broken.  Only a hint: any card it names is legal and tried like the others.
+# ---------------------------------------------------------------------------
+
+cdef int cutoff_alloc(Search* ctx) noexcept nogil:
+    ctx.cut = <CutoffEntry*>calloc(CUT_SIZE, sizeof(CutoffEntry))
+    return ctx.cut != NULL
+
+
+cdef void cutoff_reset(Search* ctx) noexcept nogil:
+    if ctx.cut != NULL:
+        memset(ctx.cut, 0, CUT_SIZE * sizeof(CutoffEntry))
+
+
+cdef void cutoff_free(Search* ctx) noexcept nogil:
+    free(ctx.cut)
+    ctx.cut = NULL
+
+
+cdef inline uint64_t cutoff_hash(const Search* ctx, int seat, uint64_t alive) noexcept nogil:
+    cdef int tlen = ctx.st.tlen
+    cdef int ls
+    cdef uint64_t k, extra, h
+    extra = <uint64_t>tlen | (<uint64_t>ctx.q.meta << 8)
+    if tlen == 0:
+        k = ctx.st.hand[seat]
+        if ctx.q.breaking and ctx.st.broken:
+            extra |= 4
+    else:
+        ls = ctx.st.tcard[0] // 13
+        if _suit(ctx.st.hand[seat], ls):
+            k = _suit(alive, ls) << (13 * ls)
+        else:
+            k = ctx.st.hand[seat]
+        extra |= <uint64_t>(ctx.st.tcard[ctx.st.twin] + 1) << 24
+    h = k * <uint64_t>0x9E3779B97F4A7C15
+    h ^= (extra + 1) * <uint64_t>0xC2B2AE3D27D4EB4F
+    h ^= h >> 29
+    h *= <uint64_t>0xBF58476D1CE4E5B9
+    h ^= h >> 32
+    return h
+
+
+cdef inline int cutoff_first(const Search* ctx, uint64_t h, int seat, Move* mv, int n) noexcept nogil:
+    """Give the move of the cached card (the move of its group: the lowest
+    representative at or above it in its suit) the first place; return
+    that move's card, or -1."""
+    cdef const CutoffEntry* e = &ctx.cut[h & (CUT_SIZE - 1)]
+    cdef int c, i
+    if e.check != <uint32_t>((h >> 32) | 1):
+        return -1
+    c = e.card[seat]
+    if c < 0 or not (ctx.st.hand[seat] >> c) & 1:
+        return -1
+    for i in range(n):
+        if mv[i].card >= c and mv[i].card // 13 == c // 13:
+            mv[i].score = CUT_FIRST
+            return mv[i].card
+    return -1
+
+
+cdef inline void cutoff_save(Search* ctx, uint64_t h, int seat, int card) noexcept nogil:
+    cdef CutoffEntry* e = &ctx.cut[h & (CUT_SIZE - 1)]
+    cdef uint32_t check = <uint32_t>((h >> 32) | 1)
+    if e.check != check:
+        e.check = check
+        e.card[0] = -1
+        e.card[1] = -1
+        e.card[2] = -1
+        e.card[3] = -1
+    e.card[seat] = <int8_t>card
+
 
 cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
     cdef int i, j

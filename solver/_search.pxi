@@ -159,9 +159,16 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     cdef int i, k, c, res, wpos, wcard, wseat, nt, low, lwset, best, won
     cdef State saved
     cdef int lw[4]
-    cdef uint64_t cb, crw, cw, acc = 0, r, alive
+    cdef uint64_t cb, crw, cw, acc = 0, r, alive, ch = 0
+    cdef int cached = -1
     if n > 1:
         order_moves(ctx, seat, mv, n)
+        if ctx.features & FEATURE_CUTOFF:
+            alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+            for i in range(tlen):
+                alive |= DS_ONE << ctx.st.tcard[i]
+            ch = cutoff_hash(ctx, seat, alive)
+            cached = cutoff_first(ctx, ch, seat, mv, n)
         _sort_moves(mv, n)
     best = -2 if maxnode else 99
     lw[0] = 0
@@ -218,6 +225,8 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
         ctx.st.hand[seat] ^= cb
         if (res >= target) == maxnode:
             # cutoff: this move proves the result
+            if ch and c != cached:
+                cutoff_save(ctx, ch, seat, c)
             rw[0] = extend_rw(ctx, crw, seat)
             return res
         if maxnode:

@@ -10,9 +10,6 @@
 # and doubles while it fills, up to its cap; then it replaces its least
 # recently used slots.
 
-from libc.stdlib cimport calloc, free
-from libc.string cimport memset
-
 cdef enum:
     NO_HIT = -100           # a probe found nothing usable
     NCLS = 3                # key classes: 1 to NCLS top cards fixed in every suit

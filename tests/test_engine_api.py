@@ -98,3 +98,30 @@ def test_missing_extension_gives_a_clear_import_error():
     lines = out.stdout.splitlines()
     assert len(lines) == 2 and lines[0] == lines[1], out
     assert lines[0].startswith("EngineNotBuiltError") and "pip install -e ." in lines[0]
+
+
+def test_each_technique_switched_off_gives_the_same_answers():
+    """set_features switches a technique off for the Solvers made afterwards:
+    the work changes, never an answer (every value and card group on random
+    positions of 4 and 6 cards a hand, split sides and nils included)."""
+    import random
+
+    from dummy_spades.solver import _engine
+    from solver_checks import query, random_position
+
+    rng = random.Random(91)
+    cases = [query(random_position(rng, cards)) for cards in (4, 6) for _ in range(40)]
+    full = engine.Solver(tt_mb=4)
+    want = [(full.max_tricks(**q), full.card_groups(**q)) for q in cases]
+    for name in _engine.FEATURES:
+        old = _engine.set_features(**{name: False})
+        try:
+            assert _engine.features()[name] is False
+            solver = engine.Solver(tt_mb=4)
+        finally:
+            _engine.set_features(**old)
+        assert _engine.features() == old
+        got = [(solver.max_tricks(**q), solver.card_groups(**q)) for q in cases]
+        assert got == want, name
+    with pytest.raises(ValueError, match="unknown feature"):
+        _engine.set_features(killer=False)
