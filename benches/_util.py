@@ -25,7 +25,9 @@ def random_hands(rng: random.Random, cards: int = 13) -> Hands:
     """Four disjoint random hands of ``cards`` cards each (seats N E S W)."""
     deck = list(range(52))
     rng.shuffle(deck)
-    return tuple(sum(1 << c for c in deck[i * cards:(i + 1) * cards]) for i in range(4))  # type: ignore
+    north, east, south, west = (sum(1 << c for c in deck[i * cards:(i + 1) * cards])
+                                for i in range(4))
+    return north, east, south, west
 
 
 def random_deals(n: int, seed: int, cards: int = 13) -> List[Hands]:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import importlib
 
+import typer
+
 MODULES = [
     "show", "score",               # a deal file: the table, the auction, the scores
     "convert",                     # PBN deal strings in and out
@@ -16,6 +18,6 @@ MODULES = [
 ]
 
 
-def register_all(app) -> None:
+def register_all(app: typer.Typer) -> None:
     for name in MODULES:
         importlib.import_module(f"dummy_spades.cli.{name}").register(app)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Annotated, Dict, List, Optional
 
 import typer
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -161,7 +161,7 @@ def render_line(state: PlayState, line: Line) -> Group:
 
 
 def render_analysis(deal: Deal, state: PlayState, cards: CardAnalysis, line: Line) -> Group:
-    parts: List[object] = []
+    parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
     parts += [_position_text(deal, state, cards), Text(), render_cards(state, cards), Text(),

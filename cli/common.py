@@ -22,7 +22,7 @@ import re
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -150,7 +150,7 @@ def handle_errors(func: F) -> F:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)  # the same signature: functools.wraps copies it
 
 
 @contextlib.contextmanager

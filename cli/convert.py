@@ -17,7 +17,7 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -34,7 +34,7 @@ class Target(str, Enum):
     yaml = "yaml"
 
 
-def _players(text: str) -> list:
+def _players(text: str) -> List[str]:
     names = [n.strip() for n in text.split(",")]
     if len(names) != 3 or not all(names):
         raise DealError(f"--players {text!r} does not name three players",
@@ -69,6 +69,7 @@ def convert(
             known_player(declarer, names, "--declarer")
         deal = Deal.from_pbn(pbn, names, dealer, declarer=declarer)
     else:
+        assert file is not None  # exactly one of FILE and --pbn (checked above)
         deal = load_deal(file)
         if declarer is not None:
             known_player(declarer, deal.players, "--declarer")

@@ -12,11 +12,11 @@ every number: docs/DUCK.md. ``--json``: the documented fields.
 """
 from __future__ import annotations
 
-from typing import Annotated, Dict, List, Sequence, Tuple
+from typing import Annotated, Dict, List
 
 import typer
 from rich import box
-from rich.console import Group, JustifyMethod, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -30,7 +30,7 @@ from dummy_spades.solver.seating import side_name
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, NoSpadeBreaking, json_option, time_limit_option
-from .render import card_names, card_text, nil_json
+from .render import add_columns, card_names, card_text, nil_json
 
 TIME_HELP = ("Seconds for the searches beyond the core numbers (reachable totals, the declarer's "
              "settle total, the totals of the nil-breaking games, the lowest and highest totals); "
@@ -190,12 +190,6 @@ def _table(title: str) -> Table:
                  show_edge=False, pad_edge=False, padding=(0, 1))
 
 
-def _columns(t: Table, columns: Sequence[Tuple[str, JustifyMethod]],
-             no_wrap: bool = False) -> None:
-    for col, just in columns:
-        t.add_column(col, justify=just, no_wrap=no_wrap)
-
-
 def _reach_text(o: PlayerOptions) -> Text:
     out = Text()
     for i, (t, r) in enumerate(sorted(o.reachable.items())):
@@ -208,8 +202,8 @@ def _reach_text(o: PlayerOptions) -> Text:
 
 def _options_table(a: DuckAnalysis) -> Table:
     t = _table("What each player can bring about")
-    _columns(t, (("player", "left"), ("makes sure of", "left"), ("duck", "left"),
-                 ("reachable", "left"), ("best", "right")))
+    add_columns(t, (("player", "left"), ("makes sure of", "left"), ("duck", "left"),
+                    ("reachable", "left"), ("best", "right")))
     for o in a.options:
         if o.role == "declarer":
             sure = f"D ≤ {a.cooperative}"
@@ -296,9 +290,9 @@ def _yes(flag: bool) -> Text:
 
 def _effects_table(a: DuckAnalysis) -> Table:
     t = _table(f"Duck effects: changes against the cooperative outcome (D = {a.cooperative})")
-    _columns(t, (("player", "left"), ("outcome", "left"), ("D", "right"), ("Δown", "right"),
-                 ("up?", "left"), ("Δmargin", "right"), ("up?", "left"),
-                 ("Δmargin v each other", "left")), no_wrap=True)
+    add_columns(t, (("player", "left"), ("outcome", "left"), ("D", "right"), ("Δown", "right"),
+                    ("up?", "left"), ("Δmargin", "right"), ("up?", "left"),
+                    ("Δmargin v each other", "left")), no_wrap=True)
     coop = a.outcome(a.cooperative)
     for e in a.effects:
         if e.kind == "best" and any(x.player == e.player and x.kind != "best" and
@@ -368,7 +362,7 @@ def _forces_text(b: NilBreak, declarer: str) -> Text:
 def _breaks_table(a: DuckAnalysis) -> Table:
     t = _table(f"Nil breaking: forcing a trick on a defender's nil hand, against the cooperative "
                f"outcome (D = {a.cooperative})")
-    _columns(t, (("breaker", "left"), ("nil", "left"), ("forces", "left"), ("D", "right")))
+    add_columns(t, (("breaker", "left"), ("nil", "left"), ("forces", "left"), ("D", "right")))
     for p in a.players:
         t.add_column(p, justify="left")
     for col in ("Δown", "Δmargin", "pays?"):

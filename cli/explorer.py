@@ -42,7 +42,7 @@ from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import (DECLARER_SEAT, DECLARER_SIDE, DUMMY_SEAT,
                                          LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT, side_of)
 
-from .render import card_text, display_order, suit_style
+from .render import add_columns, card_text, display_order, suit_style
 
 #: Which hands are hidden, cycled by the ``h`` key: (label, hidden seats).
 VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
@@ -520,9 +520,8 @@ class ExplorerApp(App[None]):
         parts.append(Text(f"Declarer side {scores.declarer_tricks}, defenders "
                           f"{13 - scores.declarer_tricks} ({basis})", style="bold"))
         t = Table(show_edge=False, pad_edge=False, box=None)
-        for col, just in (("player", "left"), ("bid", "right"), ("tricks", "right"),
-                          ("", "left"), ("pts", "right")):
-            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        add_columns(t, (("player", "left"), ("bid", "right"), ("tricks", "right"),
+                        ("", "left"), ("pts", "right")))
         for s in scores.result.scores:
             result = Text("made", style="green") if s.made else Text("set", style="red")
             if s.made and s.bags:

@@ -1,10 +1,12 @@
-"""Rendering helpers shared by the show and score commands: cards with suit
-symbols (hearts and diamonds in red) for Rich, and the JSON forms of the
+"""Rendering helpers shared by the commands: cards with suit symbols (hearts
+and diamonds in red) for Rich, table columns, and the JSON forms of the
 model's small values (cards are ``"SA"``, ``"HT"``: suit letter then rank)."""
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Collection, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from rich.console import JustifyMethod
+from rich.table import Table
 from rich.text import Text
 
 from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, format_card, format_holding,
@@ -19,6 +21,19 @@ RED_SUITS = (HEARTS, DIAMONDS)
 
 def suit_style(suit: int) -> str:
     return "red" if suit in RED_SUITS else ""
+
+
+#: Table columns: (heading, justification).
+Columns = Sequence[Tuple[str, JustifyMethod]]
+
+
+def add_columns(table: Table, columns: Columns, no_wrap: bool = False,
+                wrapping: Collection[str] = ()) -> Table:
+    """Add the columns to ``table``; ``no_wrap`` applies to every column but
+    those named in ``wrapping``. Returns the table."""
+    for heading, justify in columns:
+        table.add_column(heading, justify=justify, no_wrap=no_wrap and heading not in wrapping)
+    return table
 
 
 def card_text(card: int) -> Text:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Dict, List, Optional
 
 import typer
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -25,7 +25,7 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, NoSpadeBreaking, json_option
-from .render import card_names, card_text, cards_text, display_order
+from .render import add_columns, card_names, card_text, cards_text, display_order
 from .solve import TtMb, breaking_text, load_for_analysis, player_json
 
 
@@ -112,10 +112,9 @@ def _best_text(c: CardJudgement) -> Text:
 def render_cards(r: HandReview) -> Table:
     t = Table(title="Every card: the declarer side's double-dummy tricks before and after it",
               title_justify="left", show_edge=False, pad_edge=False)
-    for col, just in (("trick", "right"), ("hand", "left"), ("card", "left"),
-                      ("decl.", "right"), ("", "left"), ("best cards (equivalent cards together)",
-                                                         "left")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    add_columns(t, (("trick", "right"), ("hand", "left"), ("card", "left"),
+                    ("decl.", "right"), ("", "left"), ("best cards (equivalent cards together)",
+                                                       "left")))
     for c in r.cards:
         tricks = (f"{c.declarer_before}" if c.declarer_after == c.declarer_before
                   else f"{c.declarer_before}→{c.declarer_after}")
@@ -130,9 +129,8 @@ def render_given_away(r: HandReview) -> Table:
     seating = r.seating
     t = Table(title="Tricks given away (the declarer answers for the dummy's cards)",
               title_justify="left", show_edge=False, pad_edge=False)
-    for col, just in (("player", "left"), ("role", "left"), ("given away", "right"),
-                      ("cards", "left")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    add_columns(t, (("player", "left"), ("role", "left"), ("given away", "right"),
+                    ("cards", "left")))
     given = r.given_away
     for player in (seating.declarer, *seating.defenders):
         cards = Text(", ").join(
@@ -204,7 +202,7 @@ def render_review(r: HandReview) -> Group:
     deal, seating = r.deal, r.seating
     auction = deal.auction
     assert auction is not None
-    parts: List[object] = []
+    parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
     bid = auction.tricks_bid[seating.declarer]

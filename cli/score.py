@@ -22,7 +22,7 @@ from dummy_spades.solver.scoring import TRICKS_PER_HAND, PlayerScore, Standing
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, json_option
-from .render import bidding_note, nil_json, standing_json
+from .render import add_columns, bidding_note, nil_json, standing_json
 
 # click's UsageError (exit 2) as typer uses it: typer >= 0.29 vendors its own click.
 UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -126,10 +126,9 @@ def _scores_table(result: HandResult) -> Table:
     t = Table(title=f"Hand scores: {result.declarer} declarer, declarer side "
                     f"{result.declarer_tricks}, defenders {result.defender_tricks}",
               title_justify="left", show_edge=False)
-    for col, just in (("player", "left"), ("bid", "right"), ("side tricks", "right"),
-                      ("contract", "right"), ("bags", "right"), ("nil bets", "left"),
-                      ("hand", "right")):
-        t.add_column(col, justify=just, no_wrap=col != "nil bets")  # type: ignore[arg-type]
+    add_columns(t, (("player", "left"), ("bid", "right"), ("side tricks", "right"),
+                    ("contract", "right"), ("bags", "right"), ("nil bets", "left"),
+                    ("hand", "right")), no_wrap=True, wrapping=("nil bets",))
     for s in result.scores:
         name = Text(s.player, style="bold" if s.role == "declarer" else "")
         t.add_row(name, str(s.bid), str(s.side_tricks), _contract_text(s), str(s.bags),

@@ -9,7 +9,7 @@ auction variant. ``--json`` prints the documented fields (README "JSON output").
 """
 from __future__ import annotations
 
-from typing import Annotated, Dict, List, Optional
+from typing import Annotated, Dict, List, Optional, Tuple
 
 import typer
 from rich.align import Align
@@ -23,7 +23,7 @@ from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.play import PlayState, Trick
 from dummy_spades.solver.scoring import DUMMY
-from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, left_of
+from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, controller, left_of
 
 from .common import console, emit_json, handle_errors
 from .options import DealFile, json_option
@@ -45,7 +45,7 @@ def table_layout(deal: Deal) -> Dict[str, str]:
 
 
 # ------------------------------------------------------------------ JSON
-def _trick_json(trick: Trick, number: int, names: tuple) -> Dict[str, object]:
+def _trick_json(trick: Trick, number: int, names: Tuple[str, ...]) -> Dict[str, object]:
     out: Dict[str, object] = {
         "number": number,
         "leader": names[trick.leader],
@@ -69,7 +69,7 @@ def _play_json(state: PlayState) -> Dict[str, object]:
         "spades_broken": state.spades_broken,
         "complete": state.is_over,
         "to_move": None if to_move is None else names[to_move],
-        "played_by": None if to_move is None else names[state.controller],
+        "played_by": None if to_move is None else names[controller(to_move)],
         "legal": card_names(display_order(state.legal_moves())),
     }
 
@@ -250,15 +250,15 @@ def _status(deal: Deal, state: PlayState) -> Text:
     assert seat is not None
     who = names[seat]
     if seat == DUMMY_SEAT:
-        who = f"dummy (played by {names[state.controller]})"
+        who = f"dummy (played by {names[controller(seat)]})"
     verb = "lead" if not state.trick else "play"
     text.append(f"Turn: {who} to {verb}; legal: ", style="bold")
     text.append_text(cards_text(display_order(state.legal_moves())))
     return text
 
 
-def _extras(deal: Deal) -> List[object]:
-    out: List[object] = []
+def _extras(deal: Deal) -> List[RenderableType]:
+    out: List[RenderableType] = []
     r = deal.rules
     out.append(Text(f"Rules: spade breaking {'on' if r.breaking else 'off'}; "
                     f"{r.scoring.bag_threshold} bags cost {r.scoring.bag_penalty}; "
@@ -290,15 +290,15 @@ def _extras(deal: Deal) -> List[object]:
 
 def render_deal(deal: Deal) -> Group:
     state = deal.play_state() if deal.declarer is not None else None
-    parts: List[object] = []
+    parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
     if deal.notes:
         parts.append(Text(deal.notes.strip(), style="italic"))
     parts.append(_table(deal, state))
-    for extra in (_auction_table(deal), state and _tricks_table(state)):
-        if extra:
-            parts += [Text(), extra]
+    for table in (_auction_table(deal), None if state is None else _tricks_table(state)):
+        if table:
+            parts += [Text(), table]
     if state is not None:
         parts += [Text(), _status(deal, state)]
     for extra in _extras(deal):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Annotated, Dict, List, Optional, Sequence
 
 import typer
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -29,7 +29,7 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidd
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, NoSpadeBreaking, json_option, tt_mb_option
-from .render import nil_json
+from .render import add_columns, nil_json
 
 TtMb = Annotated[Optional[float], tt_mb_option(DEFAULT_TT_MB)]
 SolveJson = Annotated[bool, json_option("docs/SOLVE.md")]
@@ -146,10 +146,9 @@ def _nil_cell(s: PlayerScore) -> Text:
 def scores_table(scores: Sequence[PlayerScore]) -> Table:
     """Each real player's hand score: role, bid, side tricks, contract, nil bets, total."""
     t = Table(show_edge=False, pad_edge=False)
-    for col, just in (("player", "left"), ("role", "left"), ("bid", "right"),
-                      ("side tricks", "right"), ("contract", "left"), ("nil bets", "left"),
-                      ("hand", "right")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    add_columns(t, (("player", "left"), ("role", "left"), ("bid", "right"),
+                    ("side tricks", "right"), ("contract", "left"), ("nil bets", "left"),
+                    ("hand", "right")))
     for s in scores:
         t.add_row(Text(s.player, style="bold" if s.role == "declarer" else ""), s.role,
                   str(s.bid), str(s.side_tricks), _contract_cell(s), _nil_cell(s),
@@ -168,7 +167,7 @@ def render_contract(deal: Deal, r: ContractResult, head_line: bool = True) -> Gr
         "Double dummy: ", (f"declarer side {r.declarer_tricks}", "bold"), f" ({decl}), ",
         (f"defenders {r.defender_tricks}", "bold"), f" ({defs}).")
     t = scores_table(r.scores)
-    parts: List[object] = [head] if head_line else []
+    parts: List[RenderableType] = [head] if head_line else []
     parts += [_position_text(r), totals]
     if r.scoring_basis != "tricks":
         span = (str(r.scoring_low) if r.scoring_high == r.scoring_low
@@ -196,8 +195,8 @@ def render_contract(deal: Deal, r: ContractResult, head_line: bool = True) -> Gr
         else:
             line.append("cannot be kept against best defence", style="red")
         parts.append(line)
-    for n in r.ignored_nils:
-        parts.append(Text(f"{n.bidder}'s nil on {n.hand} does not count (not on the same side).",
+    for bet in r.ignored_nils:
+        parts.append(Text(f"{bet.bidder}'s nil on {bet.hand} does not count (not on the same side).",
                           style="dim"))
     return Group(*parts)
 
@@ -207,9 +206,8 @@ def render_table(deal: Deal, rows: List[TableRow]) -> Group:
     title = Text(f"DD table: each player as declarer, {leader} leading ({breaking_text(deal)})",
                  style="italic")
     t = Table(show_edge=False, pad_edge=False)
-    for col, just in (("declarer", "left"), ("against", "left"),
-                      ("declarer side", "right"), ("defenders", "right"), ("", "left")):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    add_columns(t, (("declarer", "left"), ("against", "left"),
+                    ("declarer side", "right"), ("defenders", "right"), ("", "left")))
     for row in rows:
         mark = Text("auction's declarer", style="dim") if row.declarer == deal.declarer else Text("")
         t.add_row(Text(row.declarer, style="bold"), ", ".join(row.seating.defenders),
@@ -233,7 +231,7 @@ def render_actual(deal: Deal, opening: ContractResult, actual: HandResult) -> Gr
 def render_solve(deal: Deal, contract: Optional[ContractResult], rows: List[TableRow],
                  opening: Optional[ContractResult] = None,
                  actual: Optional[HandResult] = None) -> Group:
-    parts: List[object] = []
+    parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
     if opening is not None:

@@ -26,7 +26,7 @@ questions of one command (its transposition table is shared by them).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence, Tuple
 
 from .backend import Solver
 from .deal import Deal, HandResult
@@ -314,7 +314,7 @@ class CardAnalysis:
         return side_name(self.side)
 
     @property
-    def values(self) -> dict:
+    def values(self) -> Dict[int, int]:
         """card -> value for every legal card (ascending card ints)."""
         return dict(sorted((c, g.value) for g in self.groups for c in g.cards))
 

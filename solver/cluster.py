@@ -106,7 +106,8 @@ def _fast_start() -> Any:
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return None
-    setting = dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+    setting: Any = dask.config.set(  # dask.config.set is untyped
+        {"distributed.worker.multiprocessing-method": "forkserver"})
     setting.__enter__()
     return setting
 
@@ -328,7 +329,8 @@ class DaskExecutor(Executor):
         if future.status != "error" and future.status != "finished":
             raise ClusterError(f"the cluster at {self.address} went away (work {future.status})")
         try:
-            return future.result()  # type: ignore[no-any-return]
+            answers: Tuple[List[Any], float] = future.result()
+            return answers
         except distributed.KilledWorker:
             raise WorkerError("the work killed one cluster worker after another",
                               chunk.items) from None

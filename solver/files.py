@@ -73,5 +73,6 @@ def read_capped(path: PathLike, cap: int, expected: str) -> bytes:
 
 def line_of(data: Union[bytes, str], offset: int) -> int:
     """The 1-based line number of ``offset`` in ``data``."""
-    newline = b"\n" if isinstance(data, bytes) else "\n"
-    return data.count(newline, 0, max(0, offset)) + 1  # type: ignore[arg-type]
+    if isinstance(data, bytes):
+        return data.count(b"\n", 0, max(0, offset)) + 1
+    return data.count("\n", 0, max(0, offset)) + 1

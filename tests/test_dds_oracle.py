@@ -59,7 +59,9 @@ def side_of(seat: int) -> int:
 def random_hands(rng: random.Random, cards: int = 13) -> Tuple[int, int, int, int]:
     deck = list(range(52))
     rng.shuffle(deck)
-    return tuple(sum(1 << c for c in deck[i * cards:(i + 1) * cards]) for i in range(4))  # type: ignore
+    north, east, south, west = (sum(1 << c for c in deck[i * cards:(i + 1) * cards])
+                                for i in range(4))
+    return north, east, south, west
 
 
 def dds_deal(hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> "Deal":
