@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import math
-from typing import Annotated, Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Annotated, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import typer
 from rich.console import Group, RenderableType
@@ -198,7 +198,7 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
     }
 
 
-def outcome_json(o: Optional[sim.Outcome], k: Knowledge) -> Optional[Dict[str, object]]:
+def outcome_json(o: Optional[sim.BidOutcome], k: Knowledge) -> Optional[Dict[str, object]]:
     if o is None:
         return None
     return {"declarer": o.declarer, "role": "declarer" if o.declarer == k.player else "defender",
@@ -503,6 +503,7 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
         else:
             made, gap = ("—", "—"), "—"
         o = c.actual.outcome
+        dd: Tuple[str, RenderableType, str]
         if o is not None:
             role = "declarer" if o.declarer == c.player else f"defender ({o.declarer} decl.)"
             dd = (role, Text(f"{o.side_tricks} ({'made' if o.made else 'set'})",

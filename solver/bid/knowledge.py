@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, cast
 
 from ..auction import (MIRROR, STANDARD, Auction, Bid, auction_winner, check_bid, legal_bids,
                        own_nil_name, spade_count)
@@ -41,7 +41,8 @@ class Knowledge:
     bidding: str = STANDARD
 
     def __post_init__(self) -> None:
-        auction = Auction(tuple(self.players), self.dealer, tuple(self.bids))  # validates
+        players = cast(Tuple[str, str, str], tuple(self.players))  # Auction checks there are three
+        auction = Auction(players, self.dealer, tuple(self.bids))  # validates
         object.__setattr__(self, "players", auction.players)
         object.__setattr__(self, "bids", auction.bids)
         if self.player not in self.players:

@@ -8,14 +8,10 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 from ..auction import MIRROR, STANDARD, auction_winner, spade_count
 from ..backend import Solver
 from ..cards import SPADES, card_index
-from ..position import ALL_SEATS, Position
+from ..position import ALL_SEATS, NIL_LOST, Position
 from ..scoring import TRICKS_PER_HAND
 from ..seating import DECLARER_SIDE, play_seating, side_of
 from .knowledge import Knowledge
-
-
-NIL_BROKEN = -1
-
 
 NOT_ASKED = -2   # a nil question of a role the layout rules out (mirror): not searched
 
@@ -73,8 +69,8 @@ class SampleResult(NamedTuple):
     the search order).
     """
 
-    index: int
-    declarer_tricks: Tuple[Optional[int], Optional[int], Optional[int]]
+    index: int  # type: ignore[assignment]  # a field named like tuple.index, which it shadows
+    declarer_tricks: Tuple[Optional[int], ...]  # one per player, in Knowledge.players order
     nils: Tuple[int, ...] = ()
     zeros: Tuple[bool, ...] = ()
     queries: int = 0
@@ -85,8 +81,8 @@ def _position(knowledge: Knowledge, layout: Mapping[str, int],
               declarer: str) -> Tuple[Tuple[str, str, str, str], Position]:
     """The hand names by play seat and the opening position with ``declarer``."""
     names = play_seating(knowledge.players, declarer)
-    return names, Position(tuple(layout[n] for n in names), names.index(knowledge.first_bidder),
-                           breaking=knowledge.breaking)
+    hands = (layout[names[0]], layout[names[1]], layout[names[2]], layout[names[3]])
+    return names, Position(hands, names.index(knowledge.first_bidder), breaking=knowledge.breaking)
 
 
 class NilOrder:
@@ -109,7 +105,7 @@ class NilOrder:
 def nil_tricks(solver: Solver, pos: Position, side: int, seat: int, high: int,
                top_first: bool) -> int:
     """The most tricks ``side`` takes while keeping ``seat`` trickless
-    (``NIL_BROKEN`` if it cannot), by fail-soft null-window tests
+    (``NIL_LOST`` if it cannot), by fail-soft null-window tests
     (``solver.bound``), knowing it is at most ``high`` (the side's full
     double-dummy tricks).
 
@@ -126,11 +122,11 @@ def nil_tricks(solver: Solver, pos: Position, side: int, seat: int, high: int,
             if v >= t:
                 return t
             if v < 0:
-                return NIL_BROKEN
+                return NIL_LOST
             t = v
     low = solver.bound(pos, side, 0, nil_seat=seat)
     if low < 0:
-        return NIL_BROKEN
+        return NIL_LOST
     while low < high:
         v = solver.bound(pos, side, high, nil_seat=seat)
         if v >= high:
@@ -164,7 +160,7 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
             nils.append(NOT_ASKED)
             continue
         if certain_trick(layout[hand]):
-            nils.append(NIL_BROKEN)
+            nils.append(NIL_LOST)
             continue
         names, pos = _position(k, layout, declarer)
         seat = names.index(hand)
@@ -202,4 +198,6 @@ def mirror_declarers(knowledge: Knowledge, layout: Mapping[str, int]) -> Tuple[s
     k = knowledge
     if k.bidding != MIRROR:
         return k.declarers
-    return (auction_winner((p, spade_count(layout[p])) for p in k.order),)
+    declarer = auction_winner((p, spade_count(layout[p])) for p in k.order)
+    assert declarer is not None  # three calls of 0 or more: one of them holds the auction
+    return (declarer,)

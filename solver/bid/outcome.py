@@ -153,7 +153,7 @@ def side_tricks(knowledge: Knowledge, sample: SampleResult, declarer: str) -> in
 
 
 @dataclass(frozen=True)
-class Outcome:
+class BidOutcome:
     """The player's result in one layout for one candidate bid."""
 
     bid: int
@@ -193,7 +193,7 @@ def _score(player: str, bid: int, declarer: str, tricks: int,
 
 
 def sample_outcome(knowledge: Knowledge, plan: Plan, candidate: Candidate,
-                   sample: SampleResult, declarer: Optional[str] = None) -> Outcome:
+                   sample: SampleResult, declarer: Optional[str] = None) -> BidOutcome:
     """The player's result in one layout for ``candidate``; ``declarer``
     defaults to :func:`declarer_for` (the later-bid model).
 
@@ -218,11 +218,11 @@ def sample_outcome(knowledge: Knowledge, plan: Plan, candidate: Candidate,
             options.append((t, tuple((h, h == hand) for h in counting)))
     if len(counting) > 1 and declarer in plan.zeros and sample.zeros[plan.zeros.index(declarer)]:
         options.append((0, tuple((h, True) for h in counting)))
-    best: Optional[Outcome] = None
+    best: Optional[BidOutcome] = None
     for tricks, nils in options:
         points, bags, penalty = _score(p, candidate.tricks, declarer, tricks, nils,
                                        k.rules, k.standing)
-        o = Outcome(candidate.tricks, declarer, tricks, nils, points, bags, penalty)
+        o = BidOutcome(candidate.tricks, declarer, tricks, nils, points, bags, penalty)
         if best is None or o.score > best.score:
             best = o
     assert best is not None

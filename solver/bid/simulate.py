@@ -14,7 +14,7 @@ from ..deal import Deal
 from .candidates import Candidate, check_candidate, file_bid, plan_for
 from .knowledge import BidError, Knowledge
 from .layout import DEFAULT_TT_MB, NilOrder, Plan, SampleResult, solve_layout
-from .outcome import Outcome, sample_outcome, side_tricks
+from .outcome import BidOutcome, sample_outcome, side_tricks
 from .sampling import CONDITIONED, UNIFORM, Draw, Sampler, sample_layout
 from .summary import BidAnalysis, summarise
 
@@ -201,7 +201,7 @@ class ActualResult:
 
     player: str
     declarer: Optional[str]
-    outcome: Optional[Outcome]            # None until the auction is complete
+    outcome: Optional[BidOutcome]            # None until the auction is complete
     side_tricks: Dict[str, int]           # the player's side's tricks per possible declarer
 
 

@@ -19,7 +19,7 @@ from .candidates import BIDS, Candidate, default_candidates
 from .estimates import Estimate
 from .knowledge import Knowledge
 from .layout import Plan, SampleResult, certain_trick
-from .outcome import Odds, Outcome, declarer_for, declarer_odds, sample_outcome, side_tricks
+from .outcome import Odds, BidOutcome, declarer_for, declarer_odds, sample_outcome, side_tricks
 from .sampling import Draw, SamplingReport
 
 
@@ -270,7 +270,7 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
                  for d, p in layouts.odds(i, candidate.tricks)]
                 for i, r in enumerate(layouts.results)]
 
-    def each(value: Callable[[Outcome], float]) -> List[float]:
+    def each(value: Callable[[BidOutcome], float]) -> List[float]:
         return [sum(p * value(o) for p, o in layout) for layout in outcomes]
 
     nil_stats = []
