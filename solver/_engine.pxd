@@ -106,6 +106,7 @@ ctypedef struct Search:
     CutoffEntry* cut        # the cutoff-card cache, CUT_SIZE entries
     int ply
     int features            # FEATURE_* bits: the techniques switched on
+    int stop                # a signal handler raised: unwind, store nothing
     unsigned long long nodes
     unsigned long long trick_nodes   # nodes at trick starts (DDS counts these)
     Move moves[MAX_PLY][MAX_MOVES]
@@ -116,6 +117,7 @@ cdef class Solver:
     cdef readonly double tt_mb
 
     cdef int _load(self, object pos, int side, int count, int nil_seat) except -1
+    cdef int _interrupted(self) except -1
 
     # the questions: pos has hands (4 masks), leader, trick (cards), spades_broken,
     # breaking; count is a seat mask (the caller's default: side); nil_seat -1 for none

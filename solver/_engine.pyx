@@ -22,6 +22,7 @@ statistics) and runs on C data without the GIL.
 from libc.stdint cimport int8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
+from cpython.exc cimport PyErr_Occurred
 
 include "_bits.pxi"
 include "_table.pxi"
@@ -36,6 +37,7 @@ if not ds_cpu_ok():
 ds_init_tables()
 
 DEFAULT_TT_MB = 128.0
+MAX_TT_MB = 1048576.0       # 1 TiB: a bound on the table's size arithmetic, not a recommendation
 
 FEATURES = {"tt": FEATURE_TT, "quick": FEATURE_QUICK, "sure": FEATURE_SURE,
             "cutoff": FEATURE_CUTOFF}
@@ -77,7 +79,7 @@ cdef int mtd_value(Search* ctx, int lo, int hi, int guess) noexcept nogil:
     cdef int t, v
     cdef uint64_t rw
     t = guess
-    while lo < hi:
+    while lo < hi and not ctx.stop:
         if t <= lo:
             t = lo + 1
         if t > hi:
@@ -171,8 +173,9 @@ cdef class Solver:
     """
 
     def __cinit__(self, double tt_mb=DEFAULT_TT_MB):
-        if not tt_mb > 0:
-            raise ValueError(f"tt_mb must be a positive number of megabytes, not {tt_mb!r}")
+        if not 0 < tt_mb <= MAX_TT_MB:
+            raise ValueError(f"tt_mb must be a number of megabytes above 0 and at most "
+                             f"{MAX_TT_MB:.0f}, not {tt_mb!r}")
         self.tt_mb = tt_mb
         tt_init(&self.s.tt, tt_mb)
         if self.s.tt.bucket == NULL or not cutoff_alloc(&self.s):
@@ -233,6 +236,14 @@ cdef class Solver:
     # ------------------------------------------------------------------
     # the questions (one entry point each; positions are checked by the caller)
     # ------------------------------------------------------------------
+    cdef int _interrupted(self) except -1:
+        """Raise what a signal handler raised during the search (see
+        poll_signals); the table holds only finished results."""
+        self.s.stop = 0
+        if PyErr_Occurred() == NULL:
+            raise KeyboardInterrupt
+        return -1
+
     cdef int _load(self, object pos, int side, int count, int nil_seat) except -1:
         """Set up the search at ``pos`` (``hands``, ``leader``, ``trick``,
         ``spades_broken``, ``breaking``) for ``side`` (the maximisers),
@@ -261,6 +272,7 @@ cdef class Solver:
             if i == 0 or _beats(k, st.tcard[st.twin]):
                 st.twin = i
         st.tlen = len(trick)
+        self.s.stop = 0
         return 0
 
     cpdef int max_tricks(self, object pos, int side, int count, int nil_seat):
@@ -270,6 +282,8 @@ cdef class Solver:
         self._load(pos, side, count, nil_seat)
         with nogil:
             v = root_value(&self.s)
+        if self.s.stop:
+            self._interrupted()
         return v
 
     cpdef int bound(self, object pos, int side, int count, int nil_seat, int target):
@@ -288,6 +302,8 @@ cdef class Solver:
         with nogil:
             self.s.ply = 0
             v = search(&self.s, target, &rw)
+        if self.s.stop:
+            self._interrupted()
         return v
 
     cpdef list card_groups(self, object pos, int side, int count, int nil_seat):
@@ -338,6 +354,8 @@ cdef class Solver:
                         if v >= 0:
                             v += base
                 ctx.st = saved
+            if ctx.stop:
+                self._interrupted()
             if best == -100 or (v > best if maxnode else v < best):
                 best = v
             out.append(((grp << (13 * s)), v))
@@ -355,6 +373,8 @@ cdef class Solver:
         lost = 0
         with nogil:
             v = root_value(ctx)
+        if ctx.stop:
+            self._interrupted()
         while True:
             rem = tricks_left(ctx)
             if rem == 0:
@@ -395,6 +415,8 @@ cdef class Solver:
                             ctx.ply = 0
                             t = 0 if ctx.q.nil >= 0 and v + 1 - base <= 0 else v + 1 - base
                             ok = search(ctx, t, &rw) < t
+                    if ctx.stop:
+                        break
                     if ok:
                         k = mv[i].card
                         if base == -100:
@@ -403,6 +425,9 @@ cdef class Solver:
                             v -= base
                         break
                     ctx.st = saved
+            if ctx.stop:
+                ctx.st = saved
+                self._interrupted()
             if k < 0:
                 raise RuntimeError("engine: no move keeps the value (internal error)")
             out.append(k)

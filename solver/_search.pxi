@@ -1,8 +1,23 @@
 # The search: fail-soft null-window alpha-beta, one node per card, with the
 # table and the bounds at trick starts (included by _engine.pyx).
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()
+
 cdef enum:
     TT_MIN_REM = 1          # no table for positions with this many tricks left or fewer
+    POLL_MASK = (1 << 16) - 1   # look for pending signals every 65536 nodes
+
+
+cdef void poll_signals(Search* ctx) noexcept nogil:
+    """Run the pending signal handlers (briefly taking the GIL); when one
+    raises (KeyboardInterrupt on Ctrl-C, whatever a SIGTERM handler raises)
+    the search stops: every level returns at once and nothing more is
+    stored, so the table keeps only finished results.  The exception stays
+    set for the question method to raise."""
+    with gil:
+        if PyErr_CheckSignals() != 0:
+            ctx.stop = 1
 
 cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in Query.meta (see Solver._load)
 
@@ -16,6 +31,11 @@ cdef int search(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     """
     cdef int res
     ctx.nodes += 1
+    if (ctx.nodes & POLL_MASK) == 0:
+        poll_signals(ctx)
+    if ctx.stop:
+        rw[0] = 0
+        return 0
     if ctx.st.tlen == 0:
         ctx.trick_nodes += 1
         return trick_start(ctx, target, rw)
@@ -112,6 +132,8 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
         return res
 
     res = expand(ctx, target, &crw)
+    if ctx.stop:
+        return res
     if use_tt:
         tt_store(&ctx.tt, ctx.st.hand, shape, meta, rel, alive, crw, target, res, rem)
     rw[0] = crw
@@ -223,6 +245,8 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
         ctx.st.twin = old_twin
         ctx.ply = ply
         ctx.st.hand[seat] ^= cb
+        if ctx.stop:
+            return res
         if (res >= target) == maxnode:
             # cutoff: this move proves the result
             if ch and c != cached:

@@ -30,3 +30,11 @@ def alive(pid: int) -> bool:
         return _stat_fields(str(pid))[0] != "Z"
     except OSError:
         return False
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time ``pid`` has used so far (Linux /proc)."""
+    import os
+
+    fields = _stat_fields(str(pid))
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from process_helpers import alive, children_of
+from process_helpers import alive, children_of, cpu_seconds
 from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
@@ -325,6 +325,34 @@ def test_a_signal_stops_batch_with_whole_lines_and_no_traceback(tmp_path, sig, c
     for line in lines:
         json.loads(line)                      # every line written is whole
     assert_gone(workers)
+
+
+#: one full deal that takes seconds of CPU with a tiny table
+HEAVY = "N:85.AT32.K.KJ7653 QT743.K754.JT3.4 AK6.Q.AQ7654.AT2 J92.J986.982.Q98\n"
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("sig, code, word", [(signal.SIGTERM, 143, "terminated"),
+                                            (signal.SIGINT, 130, "interrupted")])
+def test_a_signal_stops_one_long_solve_within_a_second(tmp_path, sig, code, word):
+    """The compiled search gives way to signals: a solve in progress in the
+    command's own process (--jobs 1) ends within a second of Ctrl-C or
+    SIGTERM, with the usual message and exit code and no result line."""
+    path = write(tmp_path, HEAVY, "heavy.pbn")
+    proc = subprocess.Popen(command("batch", path, "--jobs", "1", "--tt-mb", "0.05", "--json"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while cpu_seconds(proc.pid) < 1.2:        # start-up is ~0.4 s of CPU, the solve several seconds
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the solve did not start"
+        time.sleep(0.02)
+    sent = time.monotonic()
+    os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 1.0
+    assert proc.returncode == code
+    assert err.decode().strip() == f"error: {word}"
+    assert out == b""
 
 
 @pytest.mark.timeout(120)
