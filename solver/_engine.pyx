@@ -127,7 +127,7 @@ cdef int first_guess(const Search* ctx) noexcept nogil:
     top = ((sp >> 12) & 1) + ((sp >> 11) & 1) + ((sp >> 10) & 1)
     est = (0.387 * hcp + 0.571 * tr + 0.416 * mx - 0.317 * omx + 0.093 * short
            + 0.151 * top - 5.986) * rem / 13.0
-    n = <int>(est + 2.5)
+    n = <int>(est + 1.0)        # the first test: at least the fit rounded up
     if n < 0:
         n = 0
     if n > rem:
