@@ -207,13 +207,24 @@ cdef int trump_sure_tricks(const uint64_t* hand, int team, int need, uint64_t* r
     that many of q's tricks are the team's (a Hall deficiency; it covers
     "longest trump hand minus the opponents' trumps" and "top trumps").
     The best hand and i, stopping at ``need`` (smallest relevant set:
-    the ranks down to that i-th trump)."""
+    the ranks down to that i-th trump).  A count that the lengths alone
+    give (a hand's trumps minus all the trumps outside the team) has no
+    relevant cards: the suit lengths are in the table's key."""
     cdef uint64_t opp = 0, mine
-    cdef int q, c, i, d, best = 0, bc = -1
+    cdef int q, c, i, d, n_opp, by_length = 0, best = 0, bc = -1
     for q in range(4):
         if not (team >> q) & 1:
             opp |= hand[q] & DS_SPADES
+    n_opp = ds_pop(opp)
+    for q in range(4):
+        if (team >> q) & 1:
+            d = ds_pop(hand[q] & DS_SPADES) - n_opp
+            if d > by_length:
+                by_length = d
     rw[0] = 0
+    if by_length >= need:
+        return by_length
+    best = by_length
     for q in range(4):
         if not (team >> q) & 1:
             continue

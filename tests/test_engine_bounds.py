@@ -299,6 +299,39 @@ def test_trump_sure_tricks(seed):
     assert fired_over(spade_fight, 50, 9100 + seed, SURE) >= 30
 
 
+def long_trumps(rng: random.Random) -> Dict:
+    """A trick start where one hand holds more spades than some set of
+    other hands together (its surplus is sure tricks by the lengths
+    alone), at any ranks: the queries count that hand, with or without
+    others, or count the rest (an upper bound), sometimes a nil."""
+    cards = rng.choice((3, 4, 4, 5, 6))
+    long_hand = rng.randrange(4)
+    n = rng.randint(cards // 2 + 1, cards)
+    hands = [0, 0, 0, 0]
+    for c in rng.sample(range(13), n):
+        hands[long_hand] |= 1 << c
+    deal_rest(rng, hands, cards, list(range(52)))
+    others = [q for q in range(4) if q != long_hand]
+    team = (1 << long_hand) | sum(1 << q for q in others if rng.random() < 0.3)
+    count = team if rng.random() < 0.6 else 15 & ~team
+    side = count if rng.random() < 0.7 else rng.randrange(16)
+    breaking = rng.random() < 0.5
+    nil_seat = None
+    if rng.random() < 0.15:
+        nil_seat = long_hand
+        side |= 1 << long_hand
+    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.5, count=count, nil_seat=nil_seat)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_trump_sure_tricks_by_length(seed):
+    """Trump sure tricks alone where a hand's spades outnumber the others'
+    (the bound by the lengths alone names no ranks: every twin deals the
+    spades again)."""
+    assert fired_over(long_trumps, 50, 9150 + seed, SURE) >= 30
+
+
 def plain_start(rng: random.Random) -> Dict:
     return random_start(rng, rng.choice((3, 4, 4, 5, 6)))
 
