@@ -25,7 +25,7 @@ from dummy_spades.solver.bid.sampling import CONDITIONED
 from dummy_spades.solver.cards import iter_cards
 from dummy_spades.solver.parallel import Executor
 from dummy_spades.solver.dealfile import load_deal
-from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND
+from dummy_spades.solver.scoring import TRICKS_PER_HAND
 
 from .common import console, emit_json, fail, handle_errors, progress_bar, signed
 from .options import (Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking, Samples, Seed,
