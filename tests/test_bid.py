@@ -724,6 +724,7 @@ def test_uniform_sampling_gives_the_double_dummy_model_answers():
     assert json.loads(json.dumps(data)) == golden
 
 
+@pytest.mark.slow
 @needs_engine
 def test_an_earlier_high_bid_shapes_the_hands_and_the_recommendation():
     """hands/earlier-bid-low.yaml and -high.yaml differ only in Alice's

@@ -442,6 +442,7 @@ def peak_rss_kb(args: list) -> int:
     return usage.ru_maxrss
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_batch_memory_does_not_grow_with_the_deals(tmp_path):
     """100,000 small deals take no more memory than 10,000 (both read line by
