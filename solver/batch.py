@@ -313,7 +313,12 @@ class BatchResult:
 
 def solve_deal(solver: Solver, hands: Tuple[int, int, int, int],
                options: BatchOptions) -> List[Tuple[int, float, int]]:
-    """Solve one deal for each leader: ``[(tricks, ms, nodes), ...]``."""
+    """Solve one deal for each leader: ``[(tricks, ms, nodes), ...]``.
+
+    The deal starts with an empty table (its leaders share it): entries of
+    other deals would never match, so memory stays at what one deal needs
+    and each deal's nodes do not depend on the deals before it."""
+    solver.clear()
     out = []
     for leader in options.leaders:
         pos = Position(hands, leader, (), options.spades_broken, options.breaking)

@@ -183,6 +183,28 @@ def test_summarise_counts_deals_and_solves():
     assert "deals/s" in str(s)
 
 
+def test_each_deal_starts_with_an_empty_table():
+    """A deal's nodes do not depend on the deals solved before it in the
+    same worker (its leaders share one table, emptied for the next deal)."""
+    import random
+
+    from dummy_spades.solver.cards import format_hand
+
+    rng = random.Random(4)
+    lines = []
+    for _ in range(3):
+        deck = rng.sample(range(52), 36)
+        lines.append("N:" + " ".join(format_hand(sum(1 << c for c in deck[i::4])) for i in range(4)))
+    options = BatchOptions(leaders=(0, 3), tt_mb=0.02)   # a full table: old entries would crowd
+
+    def nodes(order):
+        return {(r.deal, r.leader): r.nodes for r in run_batch(parse_deals(order), options, jobs=1)}
+
+    forward = nodes(lines)
+    assert all(forward.values())
+    assert nodes(lines[::-1]) == forward
+
+
 # ---------------------------------------------------------------- the command
 
 
