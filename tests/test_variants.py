@@ -488,6 +488,7 @@ class TestBidCommandUnderVariants:
         assert r.exit_code == 1
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and "bid:" in lines[0] and words in lines[0], r.stderr
+        assert lines[0].startswith(f"error: {self.HANDS / deal}.yaml: bid: "), r.stderr
         assert "Traceback" not in r.output
 
 
