@@ -14,7 +14,9 @@ from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, fo
 from dummy_spades.solver.auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, legal_bids,
                                          spade_count)
 from dummy_spades.solver.deal import Deal
-from dummy_spades.solver.scoring import DUMMY, NilBet, Standing
+from dummy_spades.solver.scoring import DUMMY, NilBet, PlayerScore, Standing
+
+from .common import signed
 
 RED_SUITS = (HEARTS, DIAMONDS)
 
@@ -34,6 +36,20 @@ def add_columns(table: Table, columns: Columns, no_wrap: bool = False,
     for heading, justify in columns:
         table.add_column(heading, justify=justify, no_wrap=no_wrap and heading not in wrapping)
     return table
+
+
+def nils_text(score: PlayerScore, tricks: bool = False) -> Text:
+    """A player's nil bets, one a line: the hand (``own hand``), the points
+    (green kept, red lost) and, with ``tricks``, the tricks the hand took."""
+    out = Text()
+    for i, n in enumerate(score.nils):
+        if i:
+            out.append("\n")
+        out.append(f"{'own hand' if n.hand == score.player else n.hand} ")
+        out.append(signed(n.points), style="green" if n.success else "red")
+        if tricks:
+            out.append(f" ({n.tricks} trick{'' if n.tricks == 1 else 's'})", style="dim")
+    return out
 
 
 def card_text(card: int) -> Text:

@@ -22,7 +22,7 @@ from dummy_spades.solver.scoring import TRICKS_PER_HAND, PlayerScore, Standing
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, json_option
-from .render import add_columns, bidding_note, nil_json, standing_json
+from .render import add_columns, bidding_note, nil_json, nils_text, standing_json
 
 # click's UsageError (exit 2) as typer uses it: typer >= 0.29 vendors its own click.
 UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -111,17 +111,6 @@ def _contract_text(s: PlayerScore) -> Text:
     return Text(signed(s.contract_points), style="green")
 
 
-def _nils_text(s: PlayerScore) -> Text:
-    out = Text()
-    for i, n in enumerate(s.nils):
-        if i:
-            out.append("\n")
-        out.append(f"{'own hand' if n.hand == s.player else n.hand} ")
-        out.append(signed(n.points), style="green" if n.success else "red")
-        out.append(f" ({n.tricks} trick{'' if n.tricks == 1 else 's'})", style="dim")
-    return out
-
-
 def _scores_table(result: HandResult) -> Table:
     t = Table(title=f"Hand scores: {result.declarer} declarer, declarer side "
                     f"{result.declarer_tricks}, defenders {result.defender_tricks}",
@@ -132,7 +121,7 @@ def _scores_table(result: HandResult) -> Table:
     for s in result.scores:
         name = Text(s.player, style="bold" if s.role == "declarer" else "")
         t.add_row(name, str(s.bid), str(s.side_tricks), _contract_text(s), str(s.bags),
-                  _nils_text(s), Text(signed(s.points), style="bold"))
+                  nils_text(s, tricks=True), Text(signed(s.points), style="bold"))
     return t
 
 

@@ -29,7 +29,7 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidd
 
 from .common import console, emit_json, handle_errors, signed
 from .options import DealFile, NoSpadeBreaking, json_option, tt_mb_option
-from .render import add_columns, nil_json
+from .render import add_columns, nil_json, nils_text
 
 TtMb = Annotated[Optional[float], tt_mb_option(DEFAULT_TT_MB)]
 SolveJson = Annotated[bool, json_option("docs/SOLVE.md")]
@@ -133,16 +133,6 @@ def _contract_cell(s: PlayerScore) -> Text:
     return Text(f"made {signed(s.contract_points)}{bags}", style="green")
 
 
-def _nil_cell(s: PlayerScore) -> Text:
-    out = Text()
-    for i, n in enumerate(s.nils):
-        if i:
-            out.append("\n")
-        out.append(f"{'own hand' if n.hand == s.player else n.hand} ")
-        out.append(signed(n.points), style="green" if n.success else "red")
-    return out
-
-
 def scores_table(scores: Sequence[PlayerScore]) -> Table:
     """Each real player's hand score: role, bid, side tricks, contract, nil bets, total."""
     t = Table(show_edge=False, pad_edge=False)
@@ -151,7 +141,7 @@ def scores_table(scores: Sequence[PlayerScore]) -> Table:
                     ("hand", "right")))
     for s in scores:
         t.add_row(Text(s.player, style="bold" if s.role == "declarer" else ""), s.role,
-                  str(s.bid), str(s.side_tricks), _contract_cell(s), _nil_cell(s),
+                  str(s.bid), str(s.side_tricks), _contract_cell(s), nils_text(s),
                   Text(signed(s.points), style="bold"))
     return t
 
