@@ -247,6 +247,63 @@ cdef int trump_sure_tricks(const uint64_t* hand, int team, int need, uint64_t* r
     return best
 
 
+cdef int trump_over_top(const uint64_t* hand, int team, int actors, int leader,
+                        uint64_t* rw) noexcept nogil:
+    """Does the set ``team`` (a seat mask) win at least one trick from this
+    trick start on with a guarded second trump sitting over the top trump?
+    The top trump is held by a seat ``a`` outside the set, the second by
+    a seat ``k`` of the set that plays for it (in ``actors``) holding two
+    trumps or more, and every seat between them (after ``a``, before
+    ``k``) is in the set.
+
+    ``k``'s strategy, until the set has won a trick: in a trick where
+    ``a`` played the top trump it keeps the second (it has another card to
+    play: another trump when trumps are led); where ``a`` played another
+    card it plays the second trump whenever the rules allow (trumps led,
+    or void in the suit led), and wins the trick with it (nobody else holds
+    a higher trump).  So it plays a low trump only after the top trump is
+    gone, and then its second trump is the highest left and wins a trick
+    of its own.  A later trick is led by the winner of the one before: a
+    seat of the set (a trick won), or one from ``k`` round to ``a``, in
+    whose tricks ``a`` plays before ``k``.
+
+    In this trick ``k`` may play before ``a`` (the leader is ``k`` or sits
+    between them): then ``k`` plays a low card, keeping the second trump and
+    another trump for later, which needs three trumps, or, on lead, a card
+    of another suit.  ``rw``: the second trump (the pattern down to it
+    fixes both holders; ``k``'s suit lengths are in the shape).
+    """
+    cdef uint64_t sp = (hand[0] | hand[1] | hand[2] | hand[3]) & DS_SPADES, rest
+    cdef int a = -1, k = -1, q, top, sec, early
+    if ds_pop(sp) < 2:
+        return 0
+    top = ds_hib(sp)
+    rest = sp & ~(DS_ONE << top)
+    sec = ds_hib(rest)
+    for q in range(4):
+        if (hand[q] >> top) & 1:
+            a = q
+        if (hand[q] >> sec) & 1:
+            k = q
+    if (team >> a) & 1 or not (team >> k) & 1 or not (actors >> k) & 1:
+        return 0
+    if ds_pop(hand[k] & DS_SPADES) < 2:
+        return 0
+    early = leader == k
+    q = (a + 1) & 3
+    while q != k:
+        if not (team >> q) & 1:
+            return 0
+        if q == leader:
+            early = 1
+        q = (q + 1) & 3
+    if early and ds_pop(hand[k] & DS_SPADES) < 3 and \
+            not (leader == k and (hand[k] & DS_NOT_SPADES)):
+        return 0
+    rw[0] = DS_ONE << sec
+    return 1
+
+
 cdef int cash_tricks(const Search* ctx, const uint64_t* h, int leader, int broken, int need, uint64_t* rw) noexcept nogil:
     """Tricks ``leader`` can cash from the top of its suits, keeping the
     lead, in the position ``h`` (hands).
@@ -397,6 +454,12 @@ cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noe
     return qt
 
 
+cdef inline int later_trick(const Search* ctx, int team, int actors, uint64_t* rw) noexcept nogil:
+    """Does ``team`` win at least one of the tricks left, its seats in
+    ``actors`` playing for it?  A guarded second trump over the top trump."""
+    return trump_over_top(ctx.st.hand, team, actors, ctx.st.tleader, rw)
+
+
 # ---------------------------------------------------------------------------
 # the bounds as the search uses them: each returns a fail-soft result that
 # decides ``target`` (and its relevant cards in ``rw``), or NO_BOUND
@@ -469,6 +532,16 @@ cdef int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noex
         if rem - j < target:
             rw[0] = crw
             return rem - j
+        if ctx.q.nil < 0 and (ctx.features & FEATURE_LATER):
+            # one trick for a set that needs one: the counted seats that
+            # maximise (a lower bound of 1), the seats that do not count
+            # where the maximisers need every trick (an upper bound)
+            if target == 1 and later_trick(ctx, ctx.q.count, ctx.q.side, &crw):
+                rw[0] = crw
+                return 1
+            if target == rem and later_trick(ctx, (~ctx.q.count) & 15, (~ctx.q.side) & 15, &crw):
+                rw[0] = crw
+                return rem - 1
     return NO_BOUND
 
 

@@ -34,6 +34,7 @@ _engine = engine._engine
 ALL = sum(_engine.FEATURES.values())
 SURE = _engine.FEATURES["sure"]
 QUICK = _engine.FEATURES["quick"]
+LATER = _engine.FEATURES["later"]
 
 
 def bare_solver():
@@ -330,6 +331,75 @@ def test_trump_sure_tricks_by_length(seed):
     (the bound by the lengths alone names no ranks: every twin deals the
     spades again)."""
     assert fired_over(long_trumps, 50, 9150 + seed, SURE) >= 30
+
+
+def split_top_trumps(rng: random.Random) -> Dict:
+    """A trick start where the top spade is one seat's and the second
+    another's, the second guarded or not (sometimes with nothing but
+    spades, so that it may have to lead them), any leader (often the top
+    spade's holder, the second's, or a seat between them); the second's holder
+    counted with or without others (target 1 asks for one trick) or not
+    counted (every trick asked of the rest), playing for its set or not."""
+    cards = rng.choice((2, 3, 3, 4, 4, 5, 6))
+    top, second = rng.sample(range(4), 2)
+    hands = [0, 0, 0, 0]
+    hands[top] |= 1 << 12
+    hands[second] |= 1 << 11
+    low = list(range(11))
+    rng.shuffle(low)
+    for _ in range(min(rng.choice((0, 1, 1, 1, 2)), cards - 1) if rng.random() < 0.7 else cards - 1):
+        hands[second] |= 1 << low.pop()
+    for _ in range(min(rng.choice((0, 1, 2)), cards - 1)):
+        hands[top] |= 1 << low.pop()
+    deal_rest(rng, hands, cards, [c for c in range(52) if not (c < 13 and c not in low)])
+    team = 1 << second
+    for q in range(4):
+        if q not in (top, second) and rng.random() < 0.6:
+            team |= 1 << q
+    if rng.random() < 0.5:
+        count = team
+        side = team if rng.random() < 0.8 else rng.randrange(16)
+    else:
+        count = 15 & ~team
+        side = count if rng.random() < 0.8 else rng.randrange(16)
+    breaking = rng.random() < 0.5
+    between = [(top + d) % 4 for d in range(1, (second - top) % 4)]
+    roll = rng.random()
+    leader = top if roll < 0.35 else second if roll < 0.5 else \
+        rng.choice(between) if between and roll < 0.7 else rng.randrange(4)
+    return dict(hands=hands, leader=leader, side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.5, count=count, nil_seat=None)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_trump_over_top(seed):
+    """The later-tricks rule (with the sure bounds it adds to): a guarded
+    second spade sitting over the top spade wins a trick.  Every verdict
+    is checked; the rule must decide targets the sure bounds leave open."""
+    rng = random.Random(9170 + seed)
+    later = 0
+    for i in range(150):
+        pos = split_top_trumps(rng)
+        check_bounds(pos, rng, f"split_top_trumps seed {seed} position {i}", SURE | LATER)
+        rem = bin(pos["hands"][pos["leader"]]).count("1")
+        later += sum(1 for target in (1, rem)
+                     if probe(pos, target, SURE) is None and probe(pos, target, SURE | LATER))
+    assert later >= 10
+
+
+def test_trump_over_top_playing_first_with_two_trumps():
+    """The second trump's holder plays before the top trump in this trick
+    (the leader sits between them) holding two trumps: made to play one of
+    them, it is left with the second alone, and the top trump takes it.
+    N: SA SQ SJ, E (leads, only spades): S4 S3 S2, S: SK S5 D2, W: C4 C3 C2;
+    E and S count and maximise, and win nothing."""
+    hands = [(1 << 12) | (1 << 10) | (1 << 9), 0b111, (1 << 11) | (1 << 3) | (1 << 26),
+             (1 << 39) | (1 << 40) | (1 << 41)]
+    pos = dict(hands=hands, leader=1, side=0b0110, count=0b0110, trick=(), breaking=True,
+               spades_broken=False, nil_seat=None)
+    assert value(pos) == 0
+    verdict = probe(pos, 1)
+    assert verdict is None or verdict[0] < 1
 
 
 def plain_start(rng: random.Random) -> Dict:
