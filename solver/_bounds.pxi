@@ -161,7 +161,7 @@ cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* r
     cdef int ls = ctx.st.tcard[0] // 13
     cdef int wc = ctx.st.tcard[ctx.st.twin]
     cdef int ws = (leader + ctx.st.twin) & 3
-    cdef int k, q, opp_ruff = 0, mate_ruff = 0
+    cdef int k, q, alone, opp_ruff = 0, mate_ruff = 0
     cdef uint64_t opp_suit = 0, opp_trumps = 0, mate_suit = 0, qs
     for k in range(ctx.st.tlen, 4):
         q = (leader + k) & 3
@@ -178,13 +178,20 @@ cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* r
     rw[0] = 0
     if (team >> ws) & 1:
         # the card now winning: its rank beat the cards already played
-        # and must beat those still to come
+        # and must beat those still to come (no rank matters when no
+        # other card of its suit is in the trick or still to come)
+        alone = 1
+        for k in range(ctx.st.tlen):
+            if k != ctx.st.twin and ctx.st.tcard[k] // 13 == wc // 13:
+                alone = 0
         if wc // 13 == ls:
             if not opp_ruff and (opp_suit == 0 or wc > 13 * ls + ds_hib(opp_suit)):
-                rw[0] = DS_ONE << wc
+                if not (alone and opp_suit == 0):
+                    rw[0] = DS_ONE << wc
                 return 1
         elif opp_trumps == 0 or wc > ds_hib(opp_trumps):
-            rw[0] = DS_ONE << wc
+            if not (alone and opp_trumps == 0):
+                rw[0] = DS_ONE << wc
             return 1
     if current_only or wc // 13 != ls or opp_ruff:
         return 0
