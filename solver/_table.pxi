@@ -62,12 +62,14 @@ cdef inline size_t tt_bytes_per_bucket() noexcept nogil:
 
 
 cdef void tt_init(Table* t, double tt_mb) noexcept nogil:
-    """An empty table of MIN_BUCKETS buckets whose cap is the largest power
-    of two of buckets that fits in ``tt_mb`` megabytes (t.bucket is NULL
-    when memory is short)."""
+    """An empty table of MIN_BUCKETS buckets (t.bucket is NULL when memory
+    is short) whose cap is the largest power of two of buckets whose last
+    doubling fits in ``tt_mb`` megabytes: while it doubles, the old half and
+    the new table are held together (1.5 times the cap), so that sum, not
+    the cap alone, stays within ``tt_mb``."""
     cdef double limit = tt_mb * 1048576.0
     cdef size_t buckets = 1
-    while <double>(buckets * 2 * tt_bytes_per_bucket()) <= limit:
+    while <double>(buckets * 3 * tt_bytes_per_bucket()) <= limit:
         buckets *= 2
     t.max_buckets = buckets
     t.bucket = NULL

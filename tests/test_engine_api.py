@@ -5,6 +5,7 @@ test_solver_contract.py."""
 from __future__ import annotations
 
 import inspect
+import random
 import subprocess
 import sys
 import textwrap
@@ -125,3 +126,25 @@ def test_each_technique_switched_off_gives_the_same_answers():
         assert got == want, name
     with pytest.raises(ValueError, match="unknown feature"):
         _engine.set_features(killer=False)
+
+
+
+def test_a_growing_table_stays_within_tt_mb():
+    """While the table doubles, the old half and the new table are held
+    together: the cap is set so that their sum fits in ``tt_mb`` (5 MB: a
+    table of 1024 buckets, 2 MB, may not double to 4 MB)."""
+    tt_mb = 5
+    s = engine.Solver(tt_mb=tt_mb)
+    slots = s.tt_bytes // 1984 * 32          # 32 slots a bucket of 1984 bytes
+    rng = random.Random(5)
+    held = fullest = 0
+    for _ in range(40):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = tuple(sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4))
+        before = s.tt_bytes
+        s.max_tricks(Position(hands, 3, breaking=False), 0b0101)
+        held = max(held, before + s.tt_bytes if s.tt_bytes > before else before)
+        fullest = max(fullest, s.tt_entries / slots)
+    assert fullest > 0.75                    # full enough to grow, were it allowed
+    assert held <= tt_mb * 1048576
