@@ -16,7 +16,7 @@ from typing import Annotated, Dict, List
 
 import typer
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -315,16 +315,22 @@ def _effects_table(a: DuckAnalysis) -> Table:
     return t
 
 
+def _tricks_and_players_columns(t: Table, a: DuckAnalysis, players: JustifyMethod) -> None:
+    """The columns of an outcome row: the defenders' (D) and the declarer's
+    tricks, each player's cell (_player_cells), and the nils if any."""
+    t.add_column("D", justify="right")
+    t.add_column("decl", justify="right")
+    for p in a.players:
+        t.add_column(p, justify=players)
+    if a.nils:
+        t.add_column("nils")
+
+
 def _cards_table(a: DuckAnalysis) -> Table:
     who = f"dummy (played by {a.played_by})" if a.to_move == DUMMY else a.to_move
     t = _table(f"Card level: {who} to play; D if play is cooperative afterwards")
     t.add_column("cards")
-    t.add_column("D", justify="right")
-    t.add_column("decl", justify="right")
-    for p in a.players:
-        t.add_column(p, justify="right")
-    if a.nils:
-        t.add_column("nils")
+    _tricks_and_players_columns(t, a, "right")
     t.add_column("card")
     t.add_column("gains")
     t.add_column("loses")
@@ -384,12 +390,7 @@ def _equilibrium_parts(a: DuckAnalysis, e: Equilibrium) -> List[RenderableType]:
     t = _table("Equilibrium: each player plays for their own score (max-n), against cooperative "
                "double-dummy play")
     t.add_column("play")
-    t.add_column("D", justify="right")
-    t.add_column("decl", justify="right")
-    for p in a.players:
-        t.add_column(p, justify="left")
-    if a.nils:
-        t.add_column("nils")
+    _tricks_and_players_columns(t, a, "left")
     for label, o in (("cooperative", e.cooperative), ("equilibrium", e.outcome)):
         row: List[RenderableType] = [label, str(o.defender_tricks), str(o.declarer_tricks)]
         row += _player_cells(a, o)
