@@ -141,6 +141,12 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
     """Solve one layout: the full solves of the roles the auction leaves open
     (:func:`mirror_declarers`) and their planned nil questions.
 
+    Each question starts from an empty table (``solver.clear()``; the
+    null-window tests of one question share it). Entries kept from other
+    layouts, from another seating of the same cards or from another question
+    on the same position rarely match and crowd out the entries of the
+    question in hand (DDS, too, starts each new deal from an empty table).
+
     A nil question is answered by :func:`nil_tricks`, searching the way
     ``order`` (if given) has found cheaper so far."""
     k = knowledge
@@ -152,6 +158,7 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
             declarer_tricks.append(None)
             continue
         _, pos = _position(k, layout, declarer)
+        solver.clear()
         declarer_tricks.append(solver.max_tricks(pos, DECLARER_SIDE))
         queries += 1
     nils = []
@@ -168,6 +175,7 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
         full = declarer_tricks[k.players.index(declarer)]
         assert full is not None
         high = full if side == DECLARER_SIDE else TRICKS_PER_HAND - full
+        solver.clear()
         tricks = nil_tricks(solver, pos, side, seat, high,
                             order is not None and order.top_first(j))
         queries += 1
@@ -186,6 +194,7 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
             continue
         # the opponents play to hand the player's side a trick; can it avoid every trick?
         queries += 1
+        solver.clear()
         zeros.append(not solver.at_least(pos, own ^ ALL_SEATS, 1, count=own))
     spades = () if k.bidding == STANDARD else tuple(spade_count(layout[p]) for p in k.players)
     return SampleResult(index, tuple(declarer_tricks), tuple(nils), tuple(zeros), queries, spades)
