@@ -159,6 +159,16 @@ def number_chance(number: int, mean: float, sigma: float) -> float:
     return high - low
 
 
+def chance_above(number: int, mean: float, sigma: float) -> float:
+    """The chance of a number above ``number``: the sum of
+    :func:`number_chances` past it, from one distribution value."""
+    if number >= TRICKS_PER_HAND:
+        return 0.0
+    if number < 0:
+        return 1.0
+    return 1.0 - normal_cdf((number + 0.5 - mean) / sigma)
+
+
 def nil_chance(hand: int) -> float:
     """The model's chance that the hand bids nil on itself: its fitted
     chance of being kept trickless when defending; 0 with a sure spade trick."""

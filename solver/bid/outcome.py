@@ -125,16 +125,15 @@ def declarer_odds(knowledge: Knowledge, tricks: int, later: Sequence[LaterBidder
             return
         b = later[j]
         mean = b.mean + model.earlier_terms(b.position, [t for _, t in calls])
-        numbers = model.number_chances(mean, b.spread)
         if j == len(later) - 1:       # the last bid only matters above the highest so far
             top = max(t for _, t in calls)
-            above = (1.0 - b.nil) * sum(numbers[top + 1:])
+            above = (1.0 - b.nil) * model.chance_above(top, mean, b.spread)
             if above > 0:
                 walk(calls + [(b.name, top + 1)], j + 1, chance * above)
             if above < 1:
                 walk(calls + [(b.name, 0)], j + 1, chance * (1.0 - above))
             return
-        for number, p in enumerate(numbers):
+        for number, p in enumerate(model.number_chances(mean, b.spread)):
             p *= 1.0 - b.nil
             if number == 0:
                 p += b.nil
