@@ -3,6 +3,7 @@
 
     python benches/compare_executors.py [--deals 200] [--cards 13] [--samples 400]
                                         [--only jobs1,jobs2,local1,local2] [--no-bid] [--no-batch]
+                                        [--repeat 1]
 
 For each executor (``--jobs 1``, ``--jobs 2``, ``--cluster local:1``,
 ``--cluster local:2``) it times, wall clock, start-up included:
@@ -12,9 +13,11 @@ For each executor (``--jobs 1``, ``--jobs 2``, ``--cluster local:1``,
 * ``bid`` on ``--bid-file`` (hands/three-peeky.yaml) for ``--bid-player``
   (Carol) with ``--samples`` samples (seed 1): samples/s.
 
-It checks that every executor gives the same tricks and the same bid
-analysis (exit 1 if not), prints the wall-time ratio of ``local:2`` to
-``--jobs 2`` on the batch (the bar: at most 1.15), then measures the
+``--repeat N`` runs the executors N times in turn (a line each). It checks
+that every executor gives the same tricks and the same bid analysis (exit 1
+if not), prints the wall-time ratio of ``local:2`` to ``--jobs 2`` on the
+batch for each round and their median (the bar: at most 1.15), then
+measures the
 per-chunk overhead of a cluster (empty chunks through a one-worker local
 cluster) and projects deals/s to N workers from it and the single-worker
 rate (the table of docs/CLUSTER.md; how it is computed is printed below it).
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from typing import Dict, List, Tuple
@@ -102,6 +106,7 @@ def main() -> int:
     ap.add_argument("--no-batch", action="store_true")
     ap.add_argument("--bid-file", default="hands/three-peeky.yaml")
     ap.add_argument("--bid-player", default="Carol")
+    ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     names = [n for n in args.only.split(",") if n]
     deals = [BatchDeal(h, i + 1) for i, h in enumerate(random_deals(args.deals, args.seed, args.cards))]
@@ -109,35 +114,37 @@ def main() -> int:
           f"{pbn(deals[0].hands)}); bid: {args.samples} samples, {args.bid_file}, "
           f"{args.bid_player}")
     print(f"{'executor':<10} {'batch s':>8} {'deals/s':>8} {'bid s':>8} {'samples/s':>10}")
-    walls: Dict[str, float] = {}
+    walls: Dict[str, List[float]] = {name: [] for name in names}
     answers: Dict[str, object] = {}
     bids: Dict[str, object] = {}
-    for name in names:
-        line = f"{name:<10}"
-        if args.no_batch:
-            line += f" {'-':>8} {'-':>8}"
-        else:
-            wall, tricks = time_batch(name, deals)
-            walls[name] = wall
-            answers[name] = tricks
-            line += f" {wall:>8.2f} {len(deals) / wall:>8.2f}"
-        if not args.no_bid:
-            bwall, results = time_bid(name, args.samples, args.bid_file, args.bid_player)
-            bids[name] = results
-            line += f" {bwall:>8.2f} {args.samples / bwall:>10.2f}"
-        print(line, flush=True)
+    for _ in range(max(1, args.repeat)):
+        for name in names:
+            line = f"{name:<10}"
+            if args.no_batch:
+                line += f" {'-':>8} {'-':>8}"
+            else:
+                wall, tricks = time_batch(name, deals)
+                walls[name].append(wall)
+                answers[name] = tricks
+                line += f" {wall:>8.2f} {len(deals) / wall:>8.2f}"
+            if not args.no_bid:
+                bwall, results = time_bid(name, args.samples, args.bid_file, args.bid_player)
+                bids[name] = results
+                line += f" {bwall:>8.2f} {args.samples / bwall:>10.2f}"
+            print(line, flush=True)
     same = len({tuple(t) for t in answers.values()}) <= 1 and \
         all(r == next(iter(bids.values())) for r in bids.values())
     print("same answers from every executor:", "yes" if same else "NO")
-    if "jobs2" in walls and "local2" in walls:
-        ratio = walls["local2"] / walls["jobs2"]
-        print(f"local:2 / jobs 2 wall on the batch: {ratio:.3f} (bar {BAR}: "
-              f"{'met' if ratio <= BAR else 'NOT met'})")
+    if walls.get("jobs2") and walls.get("local2"):
+        ratios = [c / p for p, c in zip(walls["jobs2"], walls["local2"])]
+        ratio = statistics.median(ratios)
+        print(f"local:2 / jobs 2 wall on the batch: {' '.join(f'{r:.3f}' for r in ratios)}; "
+              f"median {ratio:.3f} (bar {BAR}: {'met' if ratio <= BAR else 'NOT met'})")
     startup, round_trip, queued = chunk_overhead()
     print(f"cluster overhead: {startup:.2f} s to start and close local:1; a chunk "
           f"{1000 * round_trip:.2f} ms a round trip, {1000 * queued:.2f} ms with chunks queued")
-    if "local1" in walls:
-        per_deal = max(1e-6, walls["local1"] - startup) / len(deals)
+    if walls.get("local1"):
+        per_deal = max(1e-6, statistics.median(walls["local1"]) - startup) / len(deals)
         chunk = max(1, min(int(0.5 / per_deal), 1_000_000))
         print(f"projection (single worker {per_deal * 1000:.1f} ms a deal, chunk {chunk} "
               f"deal(s), {1000 * queued:.2f} ms a chunk at the scheduler):")

@@ -20,8 +20,10 @@ distributed scheduler). docs/CLUSTER.md says how to start a cluster.
 """
 from __future__ import annotations
 
+import importlib.util
 import logging
 import math
+import sys
 import threading
 import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -53,8 +55,11 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ClusterError(f"--cluster needs Dask's distributed scheduler: {INSTALL_HINT}") from None
+        raise ClusterError(_MISSING) from None
     return distributed
+
+
+_MISSING = f"--cluster needs Dask's distributed scheduler: {INSTALL_HINT}"
 
 
 # ------------------------------------------------------------------ on the workers
@@ -93,21 +98,59 @@ def worker_version() -> str:
     return version
 
 
-def _fast_start() -> Any:
-    """Start local workers through a fork server where the platform has one:
-    each worker is forked from a clean process that has imported Python once,
-    instead of a fresh interpreter (measured on a loaded 2-core machine: 3.9 s
-    instead of 6.7 s to start and close two workers, and 1.0 s instead of 6.7
-    s for the next cluster of the same process).
-    Returns the Dask setting to undo at close (None where nothing changed)."""
-    import multiprocessing
+#: Dask settings of a local cluster (its scheduler, its workers and the
+#: client, all started by this process). A local cluster shares the cores
+#: with the searches, so its housekeeping runs rarely.
+LOCAL_SETTINGS: Dict[str, Any] = {
+    # Dask's default fixes glibc's trim threshold in the workers, which also
+    # fixes its mmap threshold: every table regrown after a clear (once per
+    # deal) would then be a fresh mapping that the kernel zeroes page by page
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    # no statistical profiler sampling the search's thread every 10 ms (it
+    # feeds the dashboard)
+    "distributed.worker.profile.enabled": False,
+    # event-loop watchdogs, memory and system monitors: seconds, not 20-500 ms
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    # chunks wait on the scheduler until a worker thread is free (Dask's
+    # queueing), so there is nothing to steal
+    "distributed.scheduler.work-stealing": False,
+}
+#: Imported once by the fork server that local workers are forked from.
+FORKSERVER_PRELOAD = ["__main__", "distributed", "dummy_spades.solver.batch",
+                      "dummy_spades.solver.bid", "dummy_spades.solver.engine"]
 
-    import dask
+
+def _start_forkserver() -> bool:
+    """Start the fork server that local workers are forked from, where the
+    platform has one: a clean process that imports Python, Dask and the
+    solver once (:data:`FORKSERVER_PRELOAD`, while this process imports
+    Dask), so that each worker starts without importing them again. False
+    where workers start as fresh interpreters."""
+    import multiprocessing
+    from multiprocessing import forkserver
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
-        return None
-    setting: Any = dask.config.set(  # dask.config.set is untyped
-        {"distributed.worker.multiprocessing-method": "forkserver"})
+        return False
+    preload = list(FORKSERVER_PRELOAD)
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None:   # python -m: each worker imports the main module by name
+        preload.append(spec.name)
+    forkserver.set_forkserver_preload(preload)
+    forkserver.ensure_running()  # a no-op if it runs already
+    return True
+
+
+def _local_settings(forkserver: bool) -> Any:
+    """Apply :data:`LOCAL_SETTINGS` (and the fork server as the workers'
+    start method) and return the Dask setting to undo at close."""
+    import dask
+
+    settings = dict(LOCAL_SETTINGS)
+    if forkserver:
+        settings["distributed.worker.multiprocessing-method"] = "forkserver"
+    setting: Any = dask.config.set(settings)  # dask.config.set is untyped
     setting.__enter__()
     return setting
 
@@ -126,20 +169,22 @@ def _quiet_logs() -> None:
 
 
 # ------------------------------------------------------------------ chunks
-def chunk_size(seconds_per_item: Optional[float], total: Optional[int], workers: int,
+def chunk_size(seconds_per_item: Optional[float], left: Optional[int], workers: int,
                deadline: Optional[float]) -> int:
     """Items per chunk: enough for ``CHUNK_SECONDS`` of work at the rate
     measured so far, but no more than leaves ``CHUNKS_PER_WORKER`` chunks per
-    worker (of ``total``, where known); one item until a rate is measured, and
-    under a deadline at most a tenth of the time left."""
+    worker of the ``left`` items not yet sent (where known), so that chunks
+    shrink towards the end of the input and the workers finish together; one
+    item until a rate is measured, and under a deadline at most a tenth of
+    the time left."""
     if not seconds_per_item:
         return 1
     target = CHUNK_SECONDS
     if deadline is not None:
         target = min(target, max(0.0, deadline - time.monotonic()) / 10)
     size = max(1, int(target / seconds_per_item))
-    if total is not None:
-        size = min(size, max(1, math.ceil(total / (workers * CHUNKS_PER_WORKER))))
+    if left is not None:
+        size = min(size, max(1, math.ceil(left / (workers * CHUNKS_PER_WORKER))))
     return size
 
 
@@ -164,17 +209,21 @@ class DaskExecutor(Executor):
     """Answers on a Dask cluster (see the module doc)."""
 
     def __init__(self, address: str, timeout: float = 10.0, quiet: bool = True) -> None:
+        local, target = parse_address(address)
+        if local is not None:
+            if importlib.util.find_spec("distributed") is None:
+                raise ClusterError(_MISSING)
+            forkserver = _start_forkserver()
         distributed = _distributed()
         if quiet:
             _quiet_logs()
         self.address = address
         self.timeout = timeout
         self.cluster = None
-        self._start_method: Any = None
-        local, target = parse_address(address)
+        self._settings: Any = None
         try:
             if local is not None:
-                self._start_method = _fast_start()
+                self._settings = _local_settings(forkserver)
                 # the scheduler's HTTP server on a free port: clusters side by side do not
                 # collide (and print no warning)
                 self.cluster = distributed.LocalCluster(
@@ -228,9 +277,9 @@ class DaskExecutor(Executor):
             except Exception:  # pragma: no cover
                 pass
             self.cluster = None
-        if self._start_method is not None:
-            self._start_method.__exit__(None, None, None)
-            self._start_method = None
+        if self._settings is not None:
+            self._settings.__exit__(None, None, None)
+            self._settings = None
 
     def map(self, work: Work, items: Iterable[Any], *, deadline: Optional[float] = None,
             cost: Optional[Callable[[Any], float]] = None,
@@ -259,7 +308,8 @@ class DaskExecutor(Executor):
                 # far; until a first chunk has come back, one block of single items
                 if not pending and not blocks.exhausted and blocks.read - order.next < window \
                         and (rate is not None or not running):
-                    blocks.chunk = chunk_size(rate, total, self.workers, deadline)
+                    left = None if total is None else max(0, total - blocks.read)
+                    blocks.chunk = chunk_size(rate, left, self.workers, deadline)
                     blocks.block = blocks.chunk * slots
                     window = 2 * blocks.block
                     pending.extend(blocks.next_block())
