@@ -221,15 +221,21 @@ class DaskExecutor(Executor):
         self.timeout = timeout
         self.cluster = None
         self._settings: Any = None
+        self.workers = local or 1
+        self._joined = local is None     # a worker of a local cluster has joined
+        self._started = time.monotonic()
         try:
             if local is not None:
                 self._settings = _local_settings(forkserver)
                 # the scheduler's HTTP server on a free port: clusters side by side do not
-                # collide (and print no warning)
+                # collide (and print no warning); the workers start while the first
+                # chunks go out (they queue on the scheduler until a worker joins)
                 self.cluster = distributed.LocalCluster(
-                    n_workers=local, threads_per_worker=1, processes=True,
+                    n_workers=0, threads_per_worker=1, processes=True,
                     dashboard_address=":0", silence_logs=logging.CRITICAL + 1 if quiet else None)
-                target = self.cluster
+                self.cluster.scale(local)
+                # by address: a client of the cluster object would wait for its workers
+                target = self.cluster.scheduler_address
             self.client = distributed.Client(target, timeout=timeout)
         except (OSError, TimeoutError, distributed.TimeoutError) as exc:
             self.close()
@@ -238,14 +244,19 @@ class DaskExecutor(Executor):
         except Exception:
             self.close()
             raise
+        if local is not None:
+            return   # its workers run this very installation: no version to check
         try:
             self.client.wait_for_workers(1, timeout=timeout)
+            self.check_versions()
+            self.workers = max(1, sum(self.client.nthreads().values()))
         except (OSError, TimeoutError, distributed.TimeoutError):
             self.close()
             raise ClusterError(f"no worker joined the Dask scheduler at {address} within "
                                f"{timeout:g} s") from None
-        self.check_versions()
-        self.workers = max(1, sum(self.client.nthreads().values()))
+        except BaseException:
+            self.close()
+            raise
 
     def check_versions(self) -> None:
         """Refuse the cluster if a worker runs another ``dummy-spades`` version."""
@@ -284,7 +295,6 @@ class DaskExecutor(Executor):
     def map(self, work: Work, items: Iterable[Any], *, deadline: Optional[float] = None,
             cost: Optional[Callable[[Any], float]] = None,
             total: Optional[int] = None) -> Iterator[Any]:
-        distributed = _distributed()
         client = self.client
         if client is None:
             raise ClusterError(f"the cluster at {self.address} is closed")
@@ -299,10 +309,6 @@ class DaskExecutor(Executor):
         spent = 0.0
         yielded = 0
         try:
-            try:
-                shared = client.scatter(work, broadcast=True, hash=False)
-            except (distributed.CancelledError, OSError, distributed.TimeoutError) as exc:
-                raise self._gone(exc) from None
             while True:
                 # a block fills every slot with chunks sized from the rate measured so
                 # far; until a first chunk has come back, one block of single items
@@ -315,7 +321,7 @@ class DaskExecutor(Executor):
                     pending.extend(blocks.next_block())
                 while pending and len(running) < slots:
                     chunk = pending.pop(0)
-                    future = client.submit(run_chunk, shared, chunk.items, pure=False)
+                    future = client.submit(run_chunk, work, chunk.items, pure=False)
                     running[future] = chunk
                 for answer in order.pop_ready():
                     yield answer
@@ -361,6 +367,7 @@ class DaskExecutor(Executor):
                 return next(iter(finished))
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+            self._check_joined()
             if self.client.status != "running":
                 lost_since = lost_since or time.monotonic()
                 if time.monotonic() - lost_since > self.timeout:
@@ -368,6 +375,19 @@ class DaskExecutor(Executor):
                                        f"for {self.timeout:g} s)")
             else:
                 lost_since = None
+
+    def _check_joined(self) -> None:
+        """A local cluster whose workers have not joined within the timeout
+        (they could not start) ends the run."""
+        if self._joined:
+            return
+        try:
+            self._joined = bool(self.client.nthreads())
+        except OSError as exc:
+            raise self._gone(exc) from None
+        if not self._joined and time.monotonic() - self._started > self.timeout:
+            raise ClusterError(f"no worker of the local cluster {self.address} started within "
+                               f"{self.timeout:g} s")
 
     def _gone(self, exc: BaseException) -> ClusterError:
         return ClusterError(f"the cluster at {self.address} went away "

@@ -55,6 +55,7 @@ def batch_file(tmp_path: Path, deals: int, cards: int, seed: int = 5) -> Path:
 @pytest.fixture(scope="module")
 def local2():
     with DaskExecutor("local:2", timeout=60) as ex:
+        ex.client.wait_for_workers(2, timeout=60)   # the tests ask the workers directly
         yield ex
 
 
@@ -136,6 +137,17 @@ def test_an_unreachable_scheduler_ends_within_the_timeout(tmp_path):
     assert result.exit_code == 1, result.output
     assert address in result.stderr and "within 2 s" in result.stderr
     assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+    assert time.monotonic() - start < 20
+
+
+@pytest.mark.timeout(60)
+def test_local_workers_that_never_start_end_the_run(monkeypatch):
+    monkeypatch.setattr(distributed.LocalCluster, "scale", lambda self, n: None)
+    start = time.monotonic()
+    with DaskExecutor("local:2", timeout=2) as ex:
+        with pytest.raises(ClusterError, match=r"no worker of the local cluster local:2 started "
+                                               r"within 2 s"):
+            list(ex.map(Work(slow_square, {"pause": 0}, make_offset, (0,)), range(5)))
     assert time.monotonic() - start < 20
 
 
