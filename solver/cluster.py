@@ -5,10 +5,14 @@ distributed scheduler). docs/CLUSTER.md says how to start a cluster.
 
 * ``local`` or ``local:N`` starts a ``LocalCluster`` of N single-threaded
   worker processes for the run (N defaults to the usable cores) and closes it
-  afterwards; any other address (``tcp://host:8786``) connects to a running
-  scheduler, giving up after ``timeout`` seconds.
-* Before any work is sent, every worker's installed ``dummy-spades`` version
-  is compared with this one; a worker with another version is refused.
+  afterwards: its workers start while the first chunks go out, and its Dask
+  settings (:data:`LOCAL_SETTINGS`) keep its housekeeping out of the
+  searches' way. Any other address (``tcp://host:8786``) connects to a
+  running scheduler, giving up after ``timeout`` seconds.
+* Before any work is sent to a cluster this process did not start, every
+  worker's installed ``dummy-spades`` version is compared with this one; a
+  worker with another version is refused. (A local cluster's workers run
+  this very installation.)
 * Work goes out in chunks of items (:func:`chunk_size`); each worker thread
   keeps one resource (an engine solver with its table) for the whole run,
   and every chunk of every run with the same settings reuses it.
