@@ -78,6 +78,22 @@ def independent_solver() -> SessionSolver:
     return SessionSolver(make_solver(SESSION_TT_MB))
 
 
+@functools.lru_cache(maxsize=None)
+def plain_engine() -> Any:
+    """The engine with its table and every technique of ``_engine.FEATURES``
+    switched off: plain alpha-beta. Exact values for positions too large for
+    the reference twin (tests/test_engine_bounds.py); checked against the twin
+    on random positions by tests/test_engine_reference.py."""
+    from dummy_spades.solver import _engine
+    from dummy_spades.solver.engine import Solver
+
+    old = _engine.set_features(**{name: False for name in _engine.FEATURES})
+    try:
+        return Solver(tt_mb=1)
+    finally:
+        _engine.set_features(**old)
+
+
 def query(case: Dict) -> Dict:
     """The keyword arguments ``pos``, ``side``, ``count``, ``nil_seat`` of a case."""
     pos = Position(tuple(case["hands"]), case["leader"], tuple(case.get("trick", ())),

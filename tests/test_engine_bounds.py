@@ -11,10 +11,11 @@ verdict of the bounds as the search uses them, without a table; these tests
 check each verdict at the position and at random *twins* of it (the cards
 below the relevant ranks dealt again among the same hands, suit by suit).
 
-Exact values come from the reference twin (up to four cards a hand) or,
-for larger positions, from the engine with its table and every bound
-switched off (plain alpha-beta, itself checked against the reference by
-tests/test_engine_reference.py).  The positions are random ones and ones
+Exact values come from the reference twin (up to three cards a hand) or,
+for larger positions, from the engine with its table and every technique
+switched off (``solver_checks.plain_engine``: plain alpha-beta, none of the
+bound code; tests/test_engine_reference.py checks it against the reference
+on thousands of random positions of one to five cards a hand).  The positions are random ones and ones
 built to trigger each bound (its conditions just met, or just missed);
 each test asserts that its bound fired often enough to mean something.
 """
@@ -25,7 +26,7 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
-from solver_checks import REF, query, random_position
+from solver_checks import REF, plain_engine, query, random_position
 from test_engine_split import spade_rich
 
 engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
@@ -37,21 +38,15 @@ QUICK = _engine.FEATURES["quick"]
 LATER = _engine.FEATURES["later"]
 
 
-def bare_solver():
-    """The engine with its table and every bound switched off."""
-    old = _engine.set_features(**{name: False for name in _engine.FEATURES})
-    try:
-        return engine.Solver(tt_mb=1)
-    finally:
-        _engine.set_features(**old)
-
-
-BARE = bare_solver()
+#: The most cards a hand for which the exact value is the reference twin's
+#: (its exhaustive search grows more than tenfold a card: at four cards it
+#: would be nine tenths of this file's time).
+REFERENCE_CARDS = 3
 
 
 def value(pos: Dict) -> int:
     cards = bin(pos["hands"][pos["leader"]]).count("1")
-    return (REF if cards <= 4 else BARE).max_tricks(**query(pos))
+    return (REF if cards <= REFERENCE_CARDS else plain_engine()).max_tricks(**query(pos))
 
 
 def probe(pos: Dict, target: int, features: int = ALL) -> Optional[Tuple[int, int]]:

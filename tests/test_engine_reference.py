@@ -5,7 +5,9 @@ leaders, tricks in progress, random side and count masks, the spade-breaking
 rule on and off, spades broken or not, nil queries.  For each position the
 engine's ``max_tricks``, ``card_values`` and ``card_groups`` must equal the
 reference's, and ``optimal_line`` must be a legal play-out that achieves the
-value when replayed.  Seeded random, so every run checks the same positions;
+value when replayed; the engine with every technique switched off (plain
+alpha-beta, the exact values of tests/test_engine_bounds.py) must give the
+same value as well.  Seeded random, so every run checks the same positions;
 the seed and position are in every failure message.
 
 The whole file runs in well under a minute (the reference twin is the slow
@@ -20,14 +22,17 @@ import pytest
 
 from dummy_spades.solver.cards import SUIT_MASK
 
-from solver_checks import REF, check, check_null_window, query, random_position
+from solver_checks import REF, check, check_null_window, plain_engine, query, random_position
 
 engine = pytest.importorskip("dummy_spades.solver.engine", reason="compiled engine not built (pip install -e .)")
 
 
-# ---------------------------------------------------------------------------
-# random positions
-# ---------------------------------------------------------------------------
+def check_plain(pos: Dict, want: int, label: str) -> None:
+    """The engine with every technique off (solver_checks.plain_engine, the
+    exact values of tests/test_engine_bounds.py) gives the reference value too."""
+    assert plain_engine().max_tricks(**query(pos)) == want, f"plain engine, {label}: {pos}"
+
+
 # ---------------------------------------------------------------------------
 # the tests
 # ---------------------------------------------------------------------------
@@ -38,7 +43,8 @@ def test_random_small_positions(seed):
     solver = engine.Solver(tt_mb=1)
     for i in range(200):
         pos = random_position(rng, rng.choice((1, 2, 2, 3, 3, 3, 4, 4)))
-        check(pos, solver, f"seed {seed} position {i}")
+        want = check(pos, solver, f"seed {seed} position {i}")
+        check_plain(pos, want, f"seed {seed} position {i}")
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -57,7 +63,8 @@ def test_random_five_card_positions(seed):
     solver = engine.Solver(tt_mb=4)
     for i in range(3):
         pos = random_position(rng, 5)
-        check(pos, solver, f"seed {seed} position {i}")
+        want = check(pos, solver, f"seed {seed} position {i}")
+        check_plain(pos, want, f"seed {seed} position {i}")
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -69,7 +76,8 @@ def test_nil_and_sides(seed):
         pos["side"] = rng.choice((5, 10, 7, 13, 14, 11, 1, 2))
         pos["count"] = rng.choice((pos["side"], pos["side"], rng.randrange(16)))
         pos["nil_seat"] = rng.choice([s for s in range(4) if pos["side"] >> s & 1])
-        check(pos, engine.Solver(tt_mb=1), f"seed {seed} position {i}")
+        want = check(pos, engine.Solver(tt_mb=1), f"seed {seed} position {i}")
+        check_plain(pos, want, f"seed {seed} position {i}")
 
 
 def test_breaking_rule_positions():
