@@ -3,7 +3,7 @@ Hand Spades play is bridge play with spades trump, so every answer of our
 engine must equal DDS's (through endplay).
 
 * full random deals (seeded; ``DUMMY_SPADES_DDS_DEALS``, default 20), all
-  four leaders, side NS and EW, against ``calc_dd_table``'s spades column;
+  four leaders, side NS and EW, against DDS's table (``calc_all_tables``, its spades column);
 * per-card values at the opening lead and inside a trick against
   ``solve_board`` (all-cards mode);
 * partial deals (fewer cards per hand) and tricks in progress against
@@ -43,7 +43,9 @@ except ImportError:  # pragma: no cover - before the extension is built
 needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="compiled engine (solver.engine) not built")
 
 Deal, Denom, Player, Card = endplay_types.Deal, endplay_types.Denom, endplay_types.Player, endplay_types.Card
-solve_board, calc_dd_table = endplay_dds.solve_board, endplay_dds.calc_dd_table
+solve_board, calc_all_tables = endplay_dds.solve_board, endplay_dds.calc_all_tables
+#: The strains DDS leaves out of its tables here (only spades trump is compared).
+NOT_SPADES = [d for d in Denom if d != Denom.spades]
 
 NS, EW = 0b0101, 0b1010
 SEED = 20240603
@@ -102,8 +104,9 @@ def ns_tricks_from_table(hands: Sequence[int]) -> List[int]:
     """NS tricks for leaders N E S W from DDS's table (spades column).
 
     DDS's table gives the declarer's side tricks, declarer = the seat to the
-    right of the opening leader."""
-    table = calc_dd_table(dds_deal(hands, 0)).to_list()[int(Denom.spades)]
+    right of the opening leader. Only the spades column is computed."""
+    tables = calc_all_tables([dds_deal(hands, 0)], exclude=NOT_SPADES)
+    table = tables[0].to_list()[int(Denom.spades)]
     out = []
     for leader in range(4):
         declarer = (leader + 3) % 4
