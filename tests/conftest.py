@@ -8,11 +8,18 @@ missing build stops the run with an error instead.
 Solvers kept for the session (``session_solver``, ``independent_solver``;
 tests/solver_checks.py): the bundled deals' expensive questions are searched
 once per session, whichever test file asks them first.
+
+Work over the workers (pytest-xdist, ``--dist loadscope``): a module is one
+unit of work (a class in it one of its own), the modules that ask the same
+questions about the bundled deals are one unit together (a worker keeps its
+own answers), and the longest units go out first, so that the last unit
+handed out is a short one.
 """
 from __future__ import annotations
 
 import importlib
 import os
+from typing import Any, Optional
 
 import pytest
 
@@ -50,3 +57,53 @@ def session_solver() -> SessionSolver:
 def independent_solver() -> SessionSolver:
     """A second engine for independent checks (solver_checks.independent_solver)."""
     return solver_checks.independent_solver()
+
+
+# ------------------------------------------------------------ work over the workers
+#: Modules that ask the session's solvers the same questions about the
+#: bundled deals (the full deals' card values and lines, the reference twin
+#: on spade-breaking.yaml): one unit of work, so that one worker searches them.
+BUNDLED_DEAL_UNIT = "tests/test_analysis.py+test_cli_solve_analyse.py+test_hands_golden.py"
+UNIT_OF_MODULE = {f"tests/{name}": BUNDLED_DEAL_UNIT
+                  for name in BUNDLED_DEAL_UNIT.split("/", 1)[1].split("+")}
+
+#: The units that take longest (most CPU in the worker or in the processes it
+#: starts), longest first: handed out before the others, which follow in
+#: pytest-xdist's order (most tests first). A unit missing here is only
+#: handed out later; no test depends on the order.
+LONG_UNITS = (
+    BUNDLED_DEAL_UNIT,
+    "tests/test_engine_reference.py",
+    "tests/test_duck.py",
+    "tests/test_hostile.py",
+    "tests/test_ci_readme.py",
+    "tests/test_engine_split.py",
+)
+
+
+def scheduling_class() -> Any:
+    """pytest-xdist's loadscope scheduling with the units and the order above."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            unit = UNIT_OF_MODULE.get(nodeid.split("::", 1)[0])
+            return unit if unit is not None else str(super()._split_scope(nodeid))
+
+        def _assign_work_unit(self, node: Any) -> None:
+            for unit in LONG_UNITS:
+                if unit in self.workqueue:
+                    self.workqueue.move_to_end(unit, last=False)
+                    break
+            super()._assign_work_unit(node)
+
+    return Scheduling
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Optional[Any]:
+    """Our units and order for ``--dist loadscope`` (pyproject's default); any
+    other ``--dist`` is pytest-xdist's own."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    return scheduling_class()(config, log)

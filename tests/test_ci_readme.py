@@ -55,6 +55,22 @@ def test_ci_runs_exactly_the_test_command_then_the_slow_checks_and_the_type_chec
     assert (ROOT / ".ci" / "run").stat().st_mode & 0o111  # executable
 
 
+def test_the_work_units_name_test_files(pytestconfig):
+    """The README's test command runs on the workers by conftest's units of
+    work (--dist loadscope): the modules it puts together share a unit, the
+    others keep pytest-xdist's (a module, a class), and every module it names exists."""
+    assert "--dist loadscope" in " ".join(pytestconfig.getini("addopts"))
+    cls = conftest.scheduling_class()
+    scheduling = cls.__new__(cls)  # the units depend on the node ids alone
+    shared = {scheduling._split_scope(f"{module}::test_a[x]") for module in conftest.UNIT_OF_MODULE}
+    assert shared == {conftest.BUNDLED_DEAL_UNIT}
+    assert scheduling._split_scope("tests/test_cards.py::TestCard::test_a") == "tests/test_cards.py::TestCard"
+    assert scheduling._split_scope("tests/test_duck.py::test_a[x]") == "tests/test_duck.py"
+    assert all((ROOT / module).is_file() for module in conftest.UNIT_OF_MODULE)
+    for unit in conftest.LONG_UNITS:
+        assert unit == conftest.BUNDLED_DEAL_UNIT or (ROOT / unit).is_file(), unit
+
+
 def test_ci_requires_the_compiled_engine():
     """CI fails when the engine is not built instead of skipping its tests."""
     script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
