@@ -461,6 +461,78 @@ cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noe
     return qt
 
 
+cdef int trick_at_lead(const uint64_t* hand, int team, int actors, int leader, int spades_led,
+                       uint64_t* rw) noexcept nogil:
+    """Does the set ``team`` (a seat mask) win the trick ``leader`` is about
+    to lead, whatever the other seats play?  Its seats that play for it
+    (``team & actors``, the *players*) win a trick led in suit ``s`` when
+
+    * a player holds the top card of ``s`` and, ``s`` a side suit, no other
+      seat void in it holds a spade (the player plays the top card when its
+      turn comes: nothing beats it), or
+    * ``s`` a side suit, a player void in it holds a spade higher than every
+      spade of the other seats void in it (it ruffs with its highest: only
+      seats void in ``s`` may play a spade to the trick).
+
+    Every other seat, the set's seats that do not play for it included, is
+    treated as playing against it (a trick one of them wins for the set is
+    a bonus).  The leader leads a suit it holds, a spade only when
+    ``spades_led`` (the rules allow it): a player on lead needs one suit the
+    set wins, any other leader every suit it may lead.
+
+    ``rw``: the top card of each suit won by it, the highest spade of each
+    ruff that must beat another seat's spades (the pattern down to them
+    fixes their holders; voids and spade counts are in the shape)."""
+    cdef uint64_t lh = hand[leader], void_sp, sp, best_sp, out = 0, top_bit
+    cdef int players = team & actors, on_lead = (players >> leader) & 1
+    cdef int s, q, top, won, ruffer
+    cdef uint64_t alive = hand[0] | hand[1] | hand[2] | hand[3]
+    for s in range(4):
+        if _suit(lh, s) == 0 or (s == 0 and not spades_led):
+            continue
+        won = 0
+        top = 13 * s + ds_hib(_suit(alive, s))
+        top_bit = DS_ONE << top
+        if s == 0:
+            for q in range(4):
+                if (players >> q) & 1 and hand[q] & top_bit:
+                    won = 1
+                    out |= top_bit
+        else:
+            void_sp = 0
+            best_sp = 0
+            ruffer = 0
+            for q in range(4):
+                if _suit(hand[q], s):
+                    continue
+                sp = hand[q] & DS_SPADES
+                if (players >> q) & 1:
+                    if sp:
+                        ruffer = 1
+                        if sp > best_sp:
+                            best_sp = sp
+                else:
+                    void_sp |= sp
+            if ruffer and (void_sp == 0 or ds_hib(best_sp) > ds_hib(void_sp)):
+                won = 1
+                if void_sp:
+                    out |= DS_ONE << ds_hib(best_sp)
+            elif void_sp == 0:
+                for q in range(4):
+                    if (players >> q) & 1 and hand[q] & top_bit:
+                        won = 1
+                        out |= top_bit
+        if won and on_lead:
+            rw[0] = out
+            return 1
+        if not won and not on_lead:
+            return 0
+    if on_lead:
+        return 0
+    rw[0] = out
+    return 1
+
+
 cdef inline int later_trick(const Search* ctx, int team, int actors, uint64_t* rw) noexcept nogil:
     """Does ``team`` win at least one of the tricks left, its seats in
     ``actors`` playing for it?  A guarded second trump over the top trump."""
@@ -549,6 +621,16 @@ cdef int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noex
             if target == rem and later_trick(ctx, (~ctx.q.count) & 15, (~ctx.q.side) & 15, &crw):
                 rw[0] = crw
                 return rem - 1
+    if ctx.q.nil < 0 and (ctx.features & FEATURE_LEAD) and (target == 1 or target == rem):
+        # the same sets win the trick about to be led
+        j = (not ctx.q.breaking) or ctx.st.broken or not (ctx.st.hand[leader] & DS_NOT_SPADES)
+        if target == 1 and trick_at_lead(ctx.st.hand, ctx.q.count, ctx.q.side, leader, j, &crw):
+            rw[0] = crw
+            return 1
+        if target == rem and trick_at_lead(ctx.st.hand, (~ctx.q.count) & 15, (~ctx.q.side) & 15,
+                                           leader, j, &crw):
+            rw[0] = crw
+            return rem - 1
     return NO_BOUND
 
 

@@ -36,6 +36,7 @@ ALL = sum(_engine.FEATURES.values())
 SURE = _engine.FEATURES["sure"]
 QUICK = _engine.FEATURES["quick"]
 LATER = _engine.FEATURES["later"]
+LEAD = _engine.FEATURES["lead"]
 
 
 #: The most cards a hand for which the exact value is the reference twin's
@@ -328,6 +329,19 @@ def test_trump_sure_tricks_by_length(seed):
     assert fired_over(long_trumps, 50, 9150 + seed, SURE) >= 30
 
 
+def set_query(rng: random.Random, team: int) -> Tuple[int, int]:
+    """(side, count) asking about the set ``team``: counted (a target of a
+    few tricks asks whether it gets them) or not counted (the rest asked for
+    all, or all but a few, of the tricks), mostly playing for it."""
+    if rng.random() < 0.5:
+        count = team
+        side = team if rng.random() < 0.8 else rng.randrange(16)
+    else:
+        count = 15 & ~team
+        side = count if rng.random() < 0.8 else rng.randrange(16)
+    return side, count
+
+
 def split_top_trumps(rng: random.Random) -> Dict:
     """A trick start where the top spade is one seat's and the second
     another's, the second guarded or not (sometimes with nothing but
@@ -351,12 +365,7 @@ def split_top_trumps(rng: random.Random) -> Dict:
     for q in range(4):
         if q not in (top, second) and rng.random() < 0.6:
             team |= 1 << q
-    if rng.random() < 0.5:
-        count = team
-        side = team if rng.random() < 0.8 else rng.randrange(16)
-    else:
-        count = 15 & ~team
-        side = count if rng.random() < 0.8 else rng.randrange(16)
+    side, count = set_query(rng, team)
     breaking = rng.random() < 0.5
     between = [(top + d) % 4 for d in range(1, (second - top) % 4)]
     roll = rng.random()
@@ -429,3 +438,41 @@ def test_quick_tricks_built(make):
 
     built.__name__ = make.__name__
     assert fired_over(built, 50, 9400, QUICK) >= 25
+
+
+def one_trick_position(rng: random.Random) -> Dict:
+    """A trick start dealt from two or three suits (voids and ruffs are
+    common), spades often among them: a random set of seats either counted
+    (target 1 asks for one trick) or not counted (every trick asked of the
+    rest), playing for its set or not; the spade-breaking rule often on with
+    spades unbroken (the leader may then have to lead a side suit)."""
+    cards = rng.choice((2, 3, 3, 4, 4, 5, 6))
+    suits = rng.sample(range(4), rng.choice((2, 2, 3)))
+    if rng.random() < 0.6 and 0 not in suits:
+        suits[0] = 0
+    deck = [c for c in range(52) if c // 13 in suits]
+    hands = deal_rest(rng, [0, 0, 0, 0], cards, deck)
+    team = rng.randrange(1, 15)
+    side, count = set_query(rng, team)
+    breaking = rng.random() < 0.6
+    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.4, count=count, nil_seat=None)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_trick_at_lead(seed):
+    """The trick about to be led (with the sure bounds it adds to): a set
+    that needs one trick wins it when every suit the leader may lead is
+    topped by a seat playing for it, or ruffed by one above the other
+    seats' ruffs (one such suit when that seat leads).  Every verdict is
+    checked; the rule must decide targets the sure bounds leave open."""
+    rng = random.Random(9500 + seed)
+    lead = 0
+    for i in range(200):
+        pos = one_trick_position(rng)
+        check_bounds(pos, rng, f"one_trick_position seed {seed} position {i}", SURE | LEAD, n_twins=3)
+        rem = bin(pos["hands"][pos["leader"]]).count("1")
+        lead += sum(1 for target in (1, rem)
+                    if probe(pos, target, SURE) is None and probe(pos, target, SURE | LEAD))
+    assert lead >= 30
+
