@@ -127,6 +127,12 @@ cdef inline uint64_t _kth_highest(uint64_t alive, int k) noexcept nogil:
     return ds_pdep13(DS_ONE << (n - k), alive)
 
 
+cdef inline uint64_t _relative(uint64_t h, uint64_t a) noexcept nogil:
+    """Holding ``h`` of one suit in relative rank among the suit's live
+    cards ``a``: bit 12 the highest card left, down from there."""
+    return ds_pext13(h, a) << (13 - ds_pop(a))
+
+
 cdef inline int _extended_low(const uint64_t* hand, uint64_t r, int s, uint64_t a) noexcept nogil:
     """Rank bit of the lowest relevant card of suit ``s`` (``r`` != 0: the
     relevant cards of the suit, ``a``: the suit's cards alive), extended down

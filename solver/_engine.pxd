@@ -64,6 +64,10 @@ ctypedef struct Table:
 # The position being searched: saving and restoring it is one assignment.
 ctypedef struct State:
     uint64_t hand[4]
+    uint64_t alive          # the cards live at the start of the trick (hands and trick)
+    uint64_t shape          # at the start of the trick: 16 suit lengths, 4 bits per seat and suit
+    uint64_t rel[3]         # at the start of the trick: seats 0-2's holdings in relative rank
+    int stale               # suits whose ``rel`` fields are out of date (fresh_relative)
     int tcard[4]            # the trick in progress, in play order
     int tlen                # cards in it
     int tleader             # the seat that led it

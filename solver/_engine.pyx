@@ -147,7 +147,7 @@ cdef int root_value(Search* ctx) noexcept nogil:
 cdef int play_card(Search* ctx, int card) noexcept nogil:
     """Play ``card`` at the root; return the trick's winner if it completes one, else -1."""
     cdef int seat = (ctx.st.tleader + ctx.st.tlen) & 3
-    cdef int w, k
+    cdef int w
     ctx.st.hand[seat] &= ~(DS_ONE << card)
     ctx.st.tcard[ctx.st.tlen] = card
     if ctx.st.tlen == 0 or _beats(card, ctx.st.tcard[ctx.st.twin]):
@@ -156,12 +156,7 @@ cdef int play_card(Search* ctx, int card) noexcept nogil:
     if ctx.st.tlen < 4:
         return -1
     w = (ctx.st.tleader + ctx.st.twin) & 3
-    for k in range(4):
-        if ctx.st.tcard[k] < 13:
-            ctx.st.broken = 1
-    ctx.st.tleader = w
-    ctx.st.tlen = 0
-    ctx.st.twin = 0
+    finish_trick(&ctx.st, w)
     return w
 
 
@@ -274,6 +269,7 @@ cdef class Solver:
                 st.twin = i
         st.tlen = len(trick)
         self.s.stop = 0
+        start_trick(st)
         return 0
 
     cpdef int max_tricks(self, object pos, int side, int count, int nil_seat):
@@ -319,9 +315,7 @@ cdef class Solver:
         self._load(pos, side, count, nil_seat)
         seat = (ctx.st.tleader + ctx.st.tlen) & 3
         maxnode = (ctx.q.side >> seat) & 1
-        alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
-        for i in range(ctx.st.tlen):
-            alive |= DS_ONE << ctx.st.tcard[i]
+        alive = ctx.st.alive
         saved = ctx.st
         # one move per group of equivalent cards, likely best first
         mv = &ctx.moves[MAX_PLY - 1][0]

@@ -30,7 +30,7 @@ cdef void cutoff_free(Search* ctx) noexcept nogil:
     ctx.cut = NULL
 
 
-cdef inline uint64_t cutoff_hash(const Search* ctx, int seat, uint64_t alive) noexcept nogil:
+cdef inline uint64_t cutoff_hash(const Search* ctx, int seat) noexcept nogil:
     cdef int tlen = ctx.st.tlen
     cdef int ls
     cdef uint64_t k, extra, h
@@ -42,7 +42,7 @@ cdef inline uint64_t cutoff_hash(const Search* ctx, int seat, uint64_t alive) no
     else:
         ls = ctx.st.tcard[0] // 13
         if _suit(ctx.st.hand[seat], ls):
-            k = _suit(alive, ls) << (13 * ls)
+            k = _suit(ctx.st.alive, ls) << (13 * ls)
         else:
             k = ctx.st.hand[seat]
         extra |= <uint64_t>(ctx.st.tcard[ctx.st.twin] + 1) << 24
@@ -99,11 +99,8 @@ cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
 cdef int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
     """Legal moves of ``seat``: one card per group of equivalent cards."""
     cdef uint64_t h = ctx.st.hand[seat]
-    cdef uint64_t legal, alive, hs, a, o, r, reps, f
-    cdef int n = 0, s, i
-    alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
-    for i in range(ctx.st.tlen):
-        alive |= DS_ONE << ctx.st.tcard[i]
+    cdef uint64_t legal, hs, a, o, r, reps, f
+    cdef int n = 0, s
     if ctx.st.tlen:
         f = h & (<uint64_t>DS_SUIT << (13 * (ctx.st.tcard[0] // 13)))
         legal = f if f else h
@@ -117,7 +114,7 @@ cdef int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
             continue
         # the top card of each run of the hand's cards with no other live
         # card between them (cards out of play do not separate)
-        o = _suit(alive, s) & ~hs
+        o = _suit(ctx.st.alive, s) & ~hs
         reps = 0
         r = hs
         while r:
@@ -190,7 +187,7 @@ cdef void _order_lead_pair(const Search* ctx, int seat, Move* mv, int n) noexcep
     right-hand opponent's high cards.  Within a suit, leads that win the
     trick first (cashing, dropping singleton honours, crossing to
     partner), then sequences and low cards."""
-    cdef uint64_t alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+    cdef uint64_t alive = ctx.st.alive     # (on lead: the hands)
     cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
     cdef int rem = ds_pop(ctx.st.hand[seat])
     cdef int i, s, c, r, nl, nr, np, nm, cl, cr, sw, w, win, rr, seq
@@ -318,7 +315,7 @@ cdef void _order_lead(const Search* ctx, int seat, Move* mv, int n) noexcept nog
     opponent, lead from strength, plain leads, suits with a void, free
     finesses for the right-hand opponent, trumps; a suit an opponent can
     ruff comes last.  In each suit the top and bottom cards come first."""
-    cdef uint64_t alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
+    cdef uint64_t alive = ctx.st.alive     # (on lead: the hands)
     cdef int team = (ctx.q.side >> seat) & 1
     cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
     cdef int std = (((ctx.q.side >> pd) & 1) == team and ((ctx.q.side >> lho) & 1) != team

@@ -22,6 +22,55 @@ cdef void poll_signals(Search* ctx) noexcept nogil:
 cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in Query.meta (see Solver._load)
 
 
+cdef void start_trick(State* st) noexcept nogil:
+    """The live cards and the shape of the trick start (the trick in
+    progress counts as still in the hands); the relative holdings follow
+    when the table needs them (fresh_relative)."""
+    cdef uint64_t h[4]
+    cdef int p, s
+    for p in range(4):
+        h[p] = st.hand[p]
+    for p in range(st.tlen):
+        h[(st.tleader + p) & 3] |= DS_ONE << st.tcard[p]
+    st.alive = h[0] | h[1] | h[2] | h[3]
+    st.shape = 0
+    for p in range(4):
+        for s in range(4):
+            st.shape |= (<uint64_t>ds_pop(_suit(h[p], s))) << (4 * (4 * p + s))
+    st.stale = 15
+
+
+cdef inline void finish_trick(State* st, int winner) noexcept nogil:
+    """The four cards of the trick are played (out of the hands): the
+    winner leads next; the live cards and the shape follow, and the
+    relative holdings of the suits played are out of date."""
+    cdef int k, s
+    for k in range(4):
+        s = st.tcard[k] // 13
+        st.stale |= 1 << s
+        st.shape -= DS_ONE << (4 * (4 * ((st.tleader + k) & 3) + s))
+        if s == 0:
+            st.broken = 1
+    st.tleader = winner
+    st.tlen = 0
+    st.twin = 0
+    st.alive = st.hand[0] | st.hand[1] | st.hand[2] | st.hand[3]
+
+
+cdef inline void fresh_relative(State* st) noexcept nogil:
+    """Bring the relative holdings of the suits played since they were last
+    computed up to date (at a trick start: only the table reads them)."""
+    cdef int s, p
+    cdef uint64_t a, m
+    while st.stale:
+        s = ds_ctz(st.stale)
+        st.stale &= st.stale - 1
+        a = _suit(st.alive, s)
+        m = ~(DS_SUIT << (13 * s))
+        for p in range(3):
+            st.rel[p] = (st.rel[p] & m) | (_relative(_suit(st.hand[p], s), a) << (13 * s))
+
+
 cdef int search(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     """Null-window test of "at least ``target`` counted tricks from here on".
 
@@ -71,12 +120,11 @@ cdef int last_trick(const Search* ctx, int target, uint64_t* rw) noexcept nogil:
 
 cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     cdef int leader = ctx.st.tleader
-    cdef uint64_t h0 = ctx.st.hand[0], h1 = ctx.st.hand[1], h2 = ctx.st.hand[2], h3 = ctx.st.hand[3]
-    cdef uint64_t alive = h0 | h1 | h2 | h3
+    cdef uint64_t alive = ctx.st.alive
     cdef int rem = ds_pop(ctx.st.hand[leader])
     cdef int s, p, j, res, use_tt, low, low_lead
-    cdef uint64_t shape, crw, a
-    cdef uint64_t rel[4]
+    cdef uint64_t shape, crw
+    cdef const uint64_t* rel = ctx.st.rel
     cdef uint16_t meta
     rw[0] = 0
     if ctx.q.nil < 0 and target <= 0:
@@ -107,19 +155,9 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
 
     # transposition table (not for the last tricks: searching them is cheaper)
     use_tt = (ctx.features & FEATURE_TT) and rem > TT_MIN_REM
-    shape = 0
-    if not use_tt:
-        pass
-    else:
-        for p in range(4):
-            for s in range(4):
-                shape |= (<uint64_t>ds_pop(_suit(ctx.st.hand[p], s))) << (4 * (4 * p + s))
-        for p in range(3):
-            rel[p] = 0
-            for s in range(4):
-                a = _suit(alive, s)
-                if a:
-                    rel[p] |= (ds_pext13(_suit(ctx.st.hand[p], s), a) << (13 - ds_pop(a))) << (13 * s)
+    shape = ctx.st.shape
+    if use_tt:
+        fresh_relative(&ctx.st)
         meta = ctx.q.meta | <uint16_t>leader
         if ctx.q.breaking and ctx.st.broken:
             meta |= 4
@@ -145,13 +183,10 @@ cdef uint64_t extend_rw(const Search* ctx, uint64_t rw, int seat) noexcept nogil
     card of a suit is in ``seat``'s hand, the cards of that hand
     equivalent to it here (one move in this node's search, though perhaps
     not equivalent at an ancestor) are relevant too."""
-    cdef uint64_t alive, r, a, h, below
-    cdef int s, low, i
+    cdef uint64_t r, a, h, below
+    cdef int s, low
     if (rw & ctx.st.hand[seat]) == 0:
         return rw          # (the lowest relevant cards are not this hand's)
-    alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
-    for i in range(ctx.st.tlen):
-        alive |= DS_ONE << ctx.st.tcard[i]
     for s in range(4):
         r = _suit(rw, s)
         if r == 0:
@@ -160,7 +195,7 @@ cdef uint64_t extend_rw(const Search* ctx, uint64_t rw, int seat) noexcept nogil
         h = _suit(ctx.st.hand[seat], s)
         if not (h >> low) & 1:
             continue
-        a = _suit(alive, s)
+        a = _suit(ctx.st.alive, s)
         below = a & ((DS_ONE << low) - 1)
         while below and (h >> ds_hib(below)) & 1:
             low = ds_hib(below)
@@ -181,15 +216,12 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     cdef int i, k, c, res, wpos, wcard, wseat, nt, low, lwset, best, won
     cdef State saved
     cdef int lw[4]
-    cdef uint64_t cb, crw, cw, acc = 0, r, alive, ch = 0
+    cdef uint64_t cb, crw, cw, acc = 0, r, ch = 0
     cdef int cached = -1
     if n > 1:
         order_moves(ctx, seat, mv, n)
         if ctx.features & FEATURE_CUTOFF:
-            alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
-            for i in range(tlen):
-                alive |= DS_ONE << ctx.st.tcard[i]
-            ch = cutoff_hash(ctx, seat, alive)
+            ch = cutoff_hash(ctx, seat)
             cached = cutoff_first(ctx, ch, seat, mv, n)
         _sort_moves(mv, n)
     best = -2 if maxnode else 99
@@ -232,11 +264,7 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
                 if ctx.q.nil >= 0 and nt < 0:
                     nt = 0
                 saved = ctx.st
-                if (ctx.st.tcard[0] < 13 or ctx.st.tcard[1] < 13 or ctx.st.tcard[2] < 13
-                        or ctx.st.tcard[3] < 13):
-                    ctx.st.broken = 1
-                ctx.st.tleader = wseat
-                ctx.st.tlen = 0
+                finish_trick(&ctx.st, wseat)
                 res = search(ctx, nt, &crw)
                 if res >= 0:
                     res += won
@@ -264,10 +292,7 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
             lwset |= 1 << k
             r = _suit(acc, k)
             if r:
-                alive = ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]
-                for wpos in range(tlen):
-                    alive |= DS_ONE << ctx.st.tcard[wpos]
-                low = 13 * k + _extended_low(ctx.st.hand, r, k, _suit(alive, k))
+                low = 13 * k + _extended_low(ctx.st.hand, r, k, _suit(ctx.st.alive, k))
             else:
                 low = 13 * k + 13
             if c < low:

@@ -27,21 +27,31 @@ cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
     return h
 
 
-cdef inline uint64_t _key_hash(uint64_t shape, uint64_t meta, const uint64_t* rel,
-                               uint64_t alive, int cls, int zset) noexcept nogil:
-    """Hash of a table key: the shape, the meta bits, a set of free suits
-    (``zset``: suits whose cards a pattern leaves free) and the holders of
-    the top ``cls`` (<= 4) cards of every other suit (all of a shorter suit:
-    the ranks a suit lacks read as held by nobody, alike for one shape)."""
-    cdef uint64_t code = 0, m4 = ((DS_ONE << cls) - 1) << (4 - cls), t
+cdef inline uint64_t _top_code(const uint64_t* rel) noexcept nogil:
+    """Who of seats 0-2 holds each of the top four cards of every suit (in
+    relative rank): a 12-bit field per suit, four bits per seat (the ranks
+    a shorter suit lacks read as held by nobody, alike for one shape)."""
+    cdef uint64_t code = 0, t
     cdef int s, sh
     for s in range(4):
-        if (zset >> s) & 1:
-            continue
         sh = 13 * s + 9
-        t = ((rel[0] >> sh) & m4) | (((rel[1] >> sh) & m4) << 4) | (((rel[2] >> sh) & m4) << 8)
+        t = ((rel[0] >> sh) & 15) | (((rel[1] >> sh) & 15) << 4) | (((rel[2] >> sh) & 15) << 8)
         code |= t << (12 * s)
-    return _hash(shape ^ (code * <uint64_t>0xD6E8FEB86659FD93),
+    return code
+
+
+cdef inline uint64_t _key_hash(uint64_t shape, uint64_t meta, uint64_t top, int cls,
+                               int zset) noexcept nogil:
+    """Hash of a table key: the shape, the meta bits, a set of free suits
+    (``zset``: suits whose cards a pattern leaves free) and the holders of
+    the top ``cls`` (<= 4) cards of every other suit (``top``: _top_code)."""
+    cdef uint64_t m4 = ((DS_ONE << cls) - 1) << (4 - cls)
+    cdef uint64_t keep = (m4 | (m4 << 4) | (m4 << 8)) * <uint64_t>0x1001001001
+    cdef int s
+    for s in range(4):
+        if (zset >> s) & 1:
+            keep &= ~(<uint64_t>0xFFF << (12 * s))
+    return _hash(shape ^ ((top & keep) * <uint64_t>0xD6E8FEB86659FD93),
                  meta | (<uint64_t>cls << 16) | (<uint64_t>zset << 20))
 
 
@@ -236,15 +246,16 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
     cdef int z, res, cls, nk = 0, i
     cdef uint16_t zs
     cdef uint64_t keys[20]
+    cdef uint64_t top = _top_code(rel)
     if d != NULL:
         zs = d.zsets
         while zs and nk < 15:
             z = ds_ctz(zs)
             zs &= zs - 1
-            keys[nk] = _key_hash(shape, meta, rel, alive, 1, z)
+            keys[nk] = _key_hash(shape, meta, top, 1, z)
             nk += 1
     for cls in range(1, NCLS + 1):
-        keys[nk] = _key_hash(shape, meta, rel, alive, cls, 0)
+        keys[nk] = _key_hash(shape, meta, top, cls, 0)
         nk += 1
     for i in range(nk):
         ds_prefetch(&t.bucket[keys[i] & (t.buckets - 1)].tag[0])
@@ -293,7 +304,7 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     if zset:
         cls = 1
         _dir_add(t, shape, meta, zset)
-    h = _key_hash(shape, meta, rel, alive, cls, zset)
+    h = _key_hash(shape, meta, _top_code(rel), cls, zset)
     b = t.bucket + (h & (t.buckets - 1))
     tag = <uint16_t>((h >> 48) | 1)
     mm = ds_tag_match32(b.tag, tag)
