@@ -206,52 +206,53 @@ cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* r
 
 cdef int trump_sure_tricks(const uint64_t* hand, int team, int need, uint64_t* rw) noexcept nogil:
     """Tricks the seats of ``team`` (a seat mask) win with trumps whatever
-    anyone plays.  Every card is played in the end and one hand's trumps
-    fall in different tricks; a trump of hand q is beaten only by a
-    higher trump of a seat outside the team in the same trick, and each
-    such trump beats at most one of q's.  So if q's i-th highest trump
-    has fewer than i higher trumps outside the team, at least i minus
-    that many of q's tricks are the team's (a Hall deficiency; it covers
-    "longest trump hand minus the opponents' trumps" and "top trumps").
-    The best hand and i, stopping at ``need`` (smallest relevant set:
-    the ranks down to that i-th trump).  A count that the lengths alone
-    give (a hand's trumps minus all the trumps outside the team) has no
-    relevant cards: the suit lengths are in the table's key."""
+    anyone plays, when they are at least ``need``; a smaller count only
+    says so (callers compare the count with ``need``).  Every card is
+    played in the end and one hand's trumps fall in different tricks; a
+    trump of hand q is beaten only by a higher trump of a seat outside the
+    team in the same trick, and each such trump beats at most one of q's.
+    So if q's i-th highest trump has fewer than i higher trumps outside the
+    team, at least i minus that many of q's tricks are the team's (a Hall
+    deficiency; it covers "longest trump hand minus the opponents' trumps"
+    and "top trumps").  The first hand and i reaching ``need`` (smallest
+    relevant set: the ranks down to that i-th trump; i >= need, so the
+    search starts at the need-th trump of hands that long).  A count that
+    the lengths alone give (a hand's trumps minus all the trumps outside
+    the team) has no relevant cards: the suit lengths are in the table's
+    key."""
     cdef uint64_t opp = 0, mine
-    cdef int q, c, i, d, n_opp, by_length = 0, best = 0, bc = -1
+    cdef int q, c, i, d, n, n_opp, longest = 0
     for q in range(4):
         if not (team >> q) & 1:
             opp |= hand[q] & DS_SPADES
     n_opp = ds_pop(opp)
     for q in range(4):
         if (team >> q) & 1:
-            d = ds_pop(hand[q] & DS_SPADES) - n_opp
-            if d > by_length:
-                by_length = d
+            n = ds_pop(hand[q] & DS_SPADES)
+            if n > longest:
+                longest = n
     rw[0] = 0
-    if by_length >= need:
-        return by_length
-    best = by_length
+    d = longest - n_opp if longest > n_opp else 0
+    if d >= need or longest < need:
+        return d
     for q in range(4):
         if not (team >> q) & 1:
             continue
         mine = hand[q] & DS_SPADES
-        i = 0
+        if ds_pop(mine) < need:
+            continue
+        for i in range(1, need):
+            mine &= ~(DS_ONE << ds_hib(mine))
+        i = need - 1
         while mine:
             c = ds_hib(mine)
             mine &= ~(DS_ONE << c)
             i += 1
             d = i - ds_pop(opp >> (c + 1))
-            if d > best:
-                best = d
-                bc = c
-                if best >= need:
-                    break
-        if best >= need:
-            break
-    if bc >= 0:
-        rw[0] = DS_ONE << bc
-    return best
+            if d >= need:
+                rw[0] = DS_ONE << c
+                return d
+    return 0
 
 
 cdef int trump_over_top(const uint64_t* hand, int team, int actors, int leader,
