@@ -297,11 +297,12 @@ def wait_for_output(path: Path, seconds: float = 60) -> None:
 
 
 def slow_batch(tmp_path: Path, deals: int = 100) -> Path:
-    """Deals of 12 cards a hand: a tenth of a second or more each."""
+    """Full deals: 100 take the engine about 2 s on two workers, time enough
+    for a signal to land between the first line written and the last."""
     sys.path.insert(0, str(ROOT))
     from benches._util import pbn, random_deals
 
-    lines = [pbn(hands) for hands in random_deals(deals, seed=3, cards=12)]
+    lines = [pbn(hands) for hands in random_deals(deals, seed=3, cards=13)]
     return write(tmp_path, "\n".join(lines) + "\n", "slow.pbn")
 
 
