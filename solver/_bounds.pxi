@@ -462,6 +462,42 @@ cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noe
     return qt
 
 
+cdef int trump_tops_apart(const uint64_t* hand, int players, uint64_t* rw) noexcept nogil:
+    """Do the seats ``players`` (a seat mask of seats playing for one set)
+    win two tricks with the two highest trumps, held by two of them, one of
+    the two holding another trump?  Each hand's own count (trump_sure_tricks)
+    gives one trick each way, and the two could fall in the same trick.
+
+    Say ``a`` holds the top trump and ``b`` the second, and ``a`` holds two
+    trumps or more (the other case is the same with the roles swapped).
+    Until one of the two top trumps has been played, ``b`` plays the second
+    only when it must (its only legal card), and ``a`` plays the top trump
+    the first time it plays a trump, unless ``b`` must play the second in
+    that trick: then it plays a lower trump (it still holds two or more).
+    So the first trick with one of the two in it has only one of them,
+    which wins it (nothing else beats it), and the other is then the
+    highest trump left and wins a trick of its own.  ``rw``: the second
+    trump (the pattern down to it fixes both holders)."""
+    cdef uint64_t sp = (hand[0] | hand[1] | hand[2] | hand[3]) & DS_SPADES, rest
+    cdef int a = -1, b = -1, q, top, sec
+    if ds_pop(sp) < 3:
+        return 0
+    top = ds_hib(sp)
+    rest = sp & ~(DS_ONE << top)
+    sec = ds_hib(rest)
+    for q in range(4):
+        if (hand[q] >> top) & 1:
+            a = q
+        if (hand[q] >> sec) & 1:
+            b = q
+    if a == b or not (players >> a) & 1 or not (players >> b) & 1:
+        return 0
+    if ds_pop(hand[a] & DS_SPADES) < 2 and ds_pop(hand[b] & DS_SPADES) < 2:
+        return 0
+    rw[0] = DS_ONE << sec
+    return 1
+
+
 cdef int trick_at_lead(const uint64_t* hand, int team, int actors, int leader, int spades_led,
                        uint64_t* rw) noexcept nogil:
     """Does the set ``team`` (a seat mask) win the trick ``leader`` is about
@@ -622,6 +658,17 @@ cdef int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noex
             if target == rem and later_trick(ctx, (~ctx.q.count) & 15, (~ctx.q.side) & 15, &crw):
                 rw[0] = crw
                 return rem - 1
+    if ctx.q.nil < 0 and (ctx.features & FEATURE_APART) and (target == 2 or target == rem - 1) \
+            and (ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]) & DS_SPADES:
+        # two tricks for a set that needs two: the counted seats that
+        # maximise, the seats that do not count when the maximisers need
+        # all but one of the tricks left
+        if target == 2 and trump_tops_apart(ctx.st.hand, ctx.q.count & ctx.q.side, &crw):
+            rw[0] = crw
+            return 2
+        if target == rem - 1 and trump_tops_apart(ctx.st.hand, (~ctx.q.count) & (~ctx.q.side) & 15, &crw):
+            rw[0] = crw
+            return rem - 2
     if ctx.q.nil < 0 and (ctx.features & FEATURE_LEAD) and (target == 1 or target == rem):
         # the same sets win the trick about to be led
         j = (not ctx.q.breaking) or ctx.st.broken or not (ctx.st.hand[leader] & DS_NOT_SPADES)

@@ -97,6 +97,7 @@ cdef enum:
     FEATURE_CUTOFF = 8      # the cutoff-card cache of move ordering
     FEATURE_LATER = 16      # later tricks: one trick for a set that needs one (split top trumps)
     FEATURE_LEAD = 32       # the trick about to be led: won by a set that needs one, whatever is led
+    FEATURE_APART = 64      # two tricks for a set that needs two: its two top trumps held apart
 
 # The cutoff-card cache (_order.pxi): per key, the card of each seat that
 # last proved a result there.

@@ -37,6 +37,7 @@ SURE = _engine.FEATURES["sure"]
 QUICK = _engine.FEATURES["quick"]
 LATER = _engine.FEATURES["later"]
 LEAD = _engine.FEATURES["lead"]
+APART = _engine.FEATURES["apart"]
 
 
 #: The most cards a hand for which the exact value is the reference twin's
@@ -270,6 +271,22 @@ def fired_over(make, n: int, seed: int, features: int = ALL) -> int:
                for i in range(n))
 
 
+def added_verdicts(make, n: int, seed: int, feature: int, targets, n_twins: int = 3) -> int:
+    """Check every verdict of the sure bounds with ``feature`` on ``n``
+    positions ``make(rng)`` (and ``n_twins`` twins each); how many of the
+    targets ``targets(rem)`` ``feature`` decides that the sure bounds alone
+    leave open."""
+    rng = random.Random(seed)
+    added = 0
+    for i in range(n):
+        pos = make(rng)
+        check_bounds(pos, rng, f"{make.__name__} seed {seed} position {i}", SURE | feature, n_twins)
+        rem = bin(pos["hands"][pos["leader"]]).count("1")
+        added += sum(1 for target in targets(rem)
+                     if probe(pos, target, SURE) is None and probe(pos, target, SURE | feature))
+    return added
+
+
 # ---------------------------------------------------------------------------
 # the tests
 # ---------------------------------------------------------------------------
@@ -342,6 +359,18 @@ def set_query(rng: random.Random, team: int) -> Tuple[int, int]:
     return side, count
 
 
+def top_two_spades(rng: random.Random) -> Tuple[int, int, List[int], List[int]]:
+    """Two seats at random, the first dealt the ace of spades and the second
+    the king: (first, second, hands, the other spades shuffled)."""
+    top, second = rng.sample(range(4), 2)
+    hands = [0, 0, 0, 0]
+    hands[top] |= 1 << 12
+    hands[second] |= 1 << 11
+    low = list(range(11))
+    rng.shuffle(low)
+    return top, second, hands, low
+
+
 def split_top_trumps(rng: random.Random) -> Dict:
     """A trick start where the top spade is one seat's and the second
     another's, the second guarded or not (sometimes with nothing but
@@ -350,12 +379,7 @@ def split_top_trumps(rng: random.Random) -> Dict:
     counted with or without others (target 1 asks for one trick) or not
     counted (every trick asked of the rest), playing for its set or not."""
     cards = rng.choice((2, 3, 3, 4, 4, 5, 6))
-    top, second = rng.sample(range(4), 2)
-    hands = [0, 0, 0, 0]
-    hands[top] |= 1 << 12
-    hands[second] |= 1 << 11
-    low = list(range(11))
-    rng.shuffle(low)
+    top, second, hands, low = top_two_spades(rng)
     for _ in range(min(rng.choice((0, 1, 1, 1, 2)), cards - 1) if rng.random() < 0.7 else cards - 1):
         hands[second] |= 1 << low.pop()
     for _ in range(min(rng.choice((0, 1, 2)), cards - 1)):
@@ -380,15 +404,7 @@ def test_trump_over_top(seed):
     """The later-tricks rule (with the sure bounds it adds to): a guarded
     second spade sitting over the top spade wins a trick.  Every verdict
     is checked; the rule must decide targets the sure bounds leave open."""
-    rng = random.Random(9170 + seed)
-    later = 0
-    for i in range(150):
-        pos = split_top_trumps(rng)
-        check_bounds(pos, rng, f"split_top_trumps seed {seed} position {i}", SURE | LATER)
-        rem = bin(pos["hands"][pos["leader"]]).count("1")
-        later += sum(1 for target in (1, rem)
-                     if probe(pos, target, SURE) is None and probe(pos, target, SURE | LATER))
-    assert later >= 10
+    assert added_verdicts(split_top_trumps, 150, 9170 + seed, LATER, lambda rem: (1, rem), 2) >= 10
 
 
 def test_trump_over_top_playing_first_with_two_trumps():
@@ -440,6 +456,17 @@ def test_quick_tricks_built(make):
     assert fired_over(built, 50, 9400, QUICK) >= 25
 
 
+def set_start(rng: random.Random, hands: List[int], team: int, breaking: float,
+              broken: float) -> Dict:
+    """A trick start of ``hands`` asking about the set ``team`` (set_query),
+    any leader, the spade-breaking rule on with probability ``breaking``
+    and then spades broken with probability ``broken``."""
+    side, count = set_query(rng, team)
+    on = rng.random() < breaking
+    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(), breaking=on,
+                spades_broken=not on or rng.random() < broken, count=count, nil_seat=None)
+
+
 def one_trick_position(rng: random.Random) -> Dict:
     """A trick start dealt from two or three suits (voids and ruffs are
     common), spades often among them: a random set of seats either counted
@@ -453,10 +480,7 @@ def one_trick_position(rng: random.Random) -> Dict:
     deck = [c for c in range(52) if c // 13 in suits]
     hands = deal_rest(rng, [0, 0, 0, 0], cards, deck)
     team = rng.randrange(1, 15)
-    side, count = set_query(rng, team)
-    breaking = rng.random() < 0.6
-    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(), breaking=breaking,
-                spades_broken=not breaking or rng.random() < 0.4, count=count, nil_seat=None)
+    return set_start(rng, hands, team, 0.6, 0.4)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -466,13 +490,45 @@ def test_trick_at_lead(seed):
     topped by a seat playing for it, or ruffed by one above the other
     seats' ruffs (one such suit when that seat leads).  Every verdict is
     checked; the rule must decide targets the sure bounds leave open."""
-    rng = random.Random(9500 + seed)
-    lead = 0
-    for i in range(200):
-        pos = one_trick_position(rng)
-        check_bounds(pos, rng, f"one_trick_position seed {seed} position {i}", SURE | LEAD, n_twins=3)
-        rem = bin(pos["hands"][pos["leader"]]).count("1")
-        lead += sum(1 for target in (1, rem)
-                    if probe(pos, target, SURE) is None and probe(pos, target, SURE | LEAD))
-    assert lead >= 30
+    assert added_verdicts(one_trick_position, 200, 9500 + seed, LEAD, lambda rem: (1, rem)) >= 30
 
+
+def tops_apart_position(rng: random.Random) -> Dict:
+    """A trick start where the two highest spades are two seats', each
+    holding a few more or none (sometimes nothing but spades), mostly in
+    one set with or without others: counted (target 2 asks for two tricks)
+    or not counted (all but one trick asked of the rest), playing for it or
+    not; the spade-breaking rule on or off."""
+    cards = rng.choice((2, 3, 3, 4, 4, 5))
+    a, b, hands, low = top_two_spades(rng)
+    for q in (a, b):
+        extra = cards - 1 if rng.random() < 0.15 else min(rng.choice((0, 0, 1, 1, 2)), cards - 1)
+        for _ in range(extra):
+            hands[q] |= 1 << low.pop()
+    deal_rest(rng, hands, cards, [c for c in range(52) if not (c < 13 and c not in low)])
+    team = (1 << a) | (1 << b) if rng.random() < 0.9 else 1 << rng.choice((a, b))
+    for q in range(4):
+        if q not in (a, b) and rng.random() < 0.3:
+            team |= 1 << q
+    return set_start(rng, hands, team, 0.5, 0.5)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_trump_tops_apart(seed):
+    """The two highest spades held apart by two seats playing for one set,
+    one of them holding another spade: two tricks (with the sure bounds it
+    adds to).  Every verdict is checked; the rule must decide targets the
+    sure bounds leave open."""
+    assert added_verdicts(tops_apart_position, 120, 9600 + seed, APART, lambda rem: {2, rem - 1}) >= 6
+
+
+def test_trump_tops_apart_both_bare():
+    """The two top spades apart but both bare: a spade lead crashes them.
+    N: SA H2, E (leads): S3 HA, S: SK H3, W: D3 D4; N and S count and
+    maximise, and win one trick."""
+    hands = [(1 << 12) | (1 << 13), (1 << 1) | (1 << 25), (1 << 11) | (1 << 14), (1 << 27) | (1 << 28)]
+    pos = dict(hands=hands, leader=1, side=0b0101, count=0b0101, trick=(), breaking=True,
+               spades_broken=True, nil_seat=None)
+    assert value(pos) == 1
+    verdict = probe(pos, 2)
+    assert verdict is None or verdict[0] < 2
