@@ -478,6 +478,7 @@ def test_engine_nil_queries_match_reference():
 
 
 # ------------------------------------------------------------ nil breaking
+@lru_cache(maxsize=None)
 def lex_break(hands, leader, trick, broken, breaking, game, done=False):
     """The breaking game by plain lexicographic minimax: values are (the nil
     hand has won a trick, tricks of game.count); the breakers maximise, the
