@@ -118,6 +118,7 @@ cdef void tt_reset(Table* t) noexcept nogil:
     else:
         tt_alloc(t, b)
     t.stamp = 1
+    t.evicted = 0
 
 
 cdef void _tt_grow(Table* t) noexcept nogil:
