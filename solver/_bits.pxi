@@ -73,7 +73,6 @@ cdef extern from * nogil:
         return 1;
     #endif
     }
-    static inline void ds_prefetch(const void* p) { __builtin_prefetch(p); }
     static inline int ds_pop(uint64_t x) { return __builtin_popcountll(x); }
     static inline int ds_ctz(uint64_t x) { return __builtin_ctzll(x); }
     static inline int ds_hib(uint64_t x) { return 63 - __builtin_clzll(x); }
@@ -91,7 +90,6 @@ cdef extern from * nogil:
     uint64_t ds_pext13(uint64_t x, uint64_t m)
     uint64_t ds_pdep13(uint64_t x, uint64_t m)
     uint64_t ds_tag_match32(const uint16_t* tags, uint16_t tag)
-    void ds_prefetch(const void* p)
     int ds_pop(uint64_t x)
     int ds_ctz(uint64_t x)
     int ds_hib(uint64_t x)

@@ -241,27 +241,25 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                   int target, uint64_t alive, uint64_t* rw) noexcept nogil:
     """Look a trick-start position up: a bound that decides ``target``, or
     NO_HIT.  The lookup probes the keys of the free-suit sets the shape's
-    directory entry lists, then the keys of 1 to NCLS fixed top cards."""
+    directory entry lists, then the keys of 1 to NCLS fixed top cards,
+    each key hashed when its turn comes (most lookups end at the first or
+    second key)."""
     cdef uint64_t h = _hash(shape, meta) | 1
     cdef DirEntry* d = _dir_find(t, h)
-    cdef int z, res, cls, nk = 0, i
-    cdef uint16_t zs
-    cdef uint64_t keys[20]
+    cdef int z, res, cls, nk = 0
+    cdef uint16_t zs = 0
     cdef uint64_t top = _top_code(rel)
     if d != NULL:
         zs = d.zsets
-        while zs and nk < 15:
-            z = ds_ctz(zs)
-            zs &= zs - 1
-            keys[nk] = _key_hash(shape, meta, top, 1, z)
-            nk += 1
-    for cls in range(1, NCLS + 1):
-        keys[nk] = _key_hash(shape, meta, top, cls, 0)
+    while zs and nk < 15:
+        z = ds_ctz(zs)
+        zs &= zs - 1
         nk += 1
-    for i in range(nk):
-        ds_prefetch(&t.bucket[keys[i] & (t.buckets - 1)].tag[0])
-    for i in range(nk):
-        res = _probe_key(t, keys[i], shape, meta, rel, target, alive, rw)
+        res = _probe_key(t, _key_hash(shape, meta, top, 1, z), shape, meta, rel, target, alive, rw)
+        if res != NO_HIT:
+            return res
+    for cls in range(1, NCLS + 1):
+        res = _probe_key(t, _key_hash(shape, meta, top, cls, 0), shape, meta, rel, target, alive, rw)
         if res != NO_HIT:
             return res
     return NO_HIT
