@@ -297,8 +297,8 @@ def wait_for_output(path: Path, seconds: float = 60) -> None:
 
 
 def slow_batch(tmp_path: Path, deals: int = 100) -> Path:
-    """Full deals: 100 take the engine about 2 s on two workers, time enough
-    for a signal to land between the first line written and the last."""
+    """``deals`` full deals (about 10 ms each on two workers): a batch that
+    a signal or a kill sent after its first line lands in the middle of."""
     sys.path.insert(0, str(ROOT))
     from benches._util import pbn, random_deals
 
@@ -310,7 +310,7 @@ def slow_batch(tmp_path: Path, deals: int = 100) -> Path:
 @pytest.mark.parametrize("sig, code, word", [(signal.SIGTERM, 143, "terminated"),
                                             (signal.SIGINT, 130, "interrupted")])
 def test_a_signal_stops_batch_with_whole_lines_and_no_traceback(tmp_path, sig, code, word):
-    path = slow_batch(tmp_path)
+    path = slow_batch(tmp_path, 400)      # seconds of work: the signal comes long before the end
     out = tmp_path / "out.jsonl"
     with out.open("wb") as sink:
         proc = subprocess.Popen(command("batch", path, "--jobs", "2", "--json"), stdout=sink,
@@ -322,7 +322,7 @@ def test_a_signal_stops_batch_with_whole_lines_and_no_traceback(tmp_path, sig, c
     assert proc.returncode == code
     assert err.decode().strip() == f"error: {word}"
     lines = out.read_bytes().decode().splitlines()
-    assert out.read_bytes().endswith(b"\n") and 1 <= len(lines) < 100
+    assert out.read_bytes().endswith(b"\n") and 1 <= len(lines) < 400
     for line in lines:
         json.loads(line)                      # every line written is whole
     assert_gone(workers)
