@@ -255,6 +255,23 @@ cdef int trump_sure_tricks(const uint64_t* hand, int team, int need, uint64_t* r
     return 0
 
 
+cdef inline int _top_two_trumps(const uint64_t* hand, int* top_seat, int* sec_seat) noexcept nogil:
+    """The second-highest trump (-1 when fewer than two are left), with the
+    seats holding it (``sec_seat``) and the highest (``top_seat``)."""
+    cdef uint64_t sp = (hand[0] | hand[1] | hand[2] | hand[3]) & DS_SPADES
+    cdef int q, top, sec
+    if ds_pop(sp) < 2:
+        return -1
+    top = ds_hib(sp)
+    sec = ds_hib(sp & ~(DS_ONE << top))
+    for q in range(4):
+        if (hand[q] >> top) & 1:
+            top_seat[0] = q
+        if (hand[q] >> sec) & 1:
+            sec_seat[0] = q
+    return sec
+
+
 cdef int trump_over_top(const uint64_t* hand, int team, int actors, int leader,
                         uint64_t* rw) noexcept nogil:
     """Does the set ``team`` (a seat mask) win at least one trick from this
@@ -281,18 +298,10 @@ cdef int trump_over_top(const uint64_t* hand, int team, int actors, int leader,
     of another suit.  ``rw``: the second trump (the pattern down to it
     fixes both holders; ``k``'s suit lengths are in the shape).
     """
-    cdef uint64_t sp = (hand[0] | hand[1] | hand[2] | hand[3]) & DS_SPADES, rest
-    cdef int a = -1, k = -1, q, top, sec, early
-    if ds_pop(sp) < 2:
+    cdef int a = -1, k = -1, q, early
+    cdef int sec = _top_two_trumps(hand, &a, &k)
+    if sec < 0:
         return 0
-    top = ds_hib(sp)
-    rest = sp & ~(DS_ONE << top)
-    sec = ds_hib(rest)
-    for q in range(4):
-        if (hand[q] >> top) & 1:
-            a = q
-        if (hand[q] >> sec) & 1:
-            k = q
     if (team >> a) & 1 or not (team >> k) & 1 or not (actors >> k) & 1:
         return 0
     if ds_pop(hand[k] & DS_SPADES) < 2:
@@ -478,18 +487,10 @@ cdef int trump_tops_apart(const uint64_t* hand, int players, uint64_t* rw) noexc
     which wins it (nothing else beats it), and the other is then the
     highest trump left and wins a trick of its own.  ``rw``: the second
     trump (the pattern down to it fixes both holders)."""
-    cdef uint64_t sp = (hand[0] | hand[1] | hand[2] | hand[3]) & DS_SPADES, rest
-    cdef int a = -1, b = -1, q, top, sec
-    if ds_pop(sp) < 3:
+    cdef int a = -1, b = -1
+    cdef int sec = _top_two_trumps(hand, &a, &b)
+    if sec < 0:
         return 0
-    top = ds_hib(sp)
-    rest = sp & ~(DS_ONE << top)
-    sec = ds_hib(rest)
-    for q in range(4):
-        if (hand[q] >> top) & 1:
-            a = q
-        if (hand[q] >> sec) & 1:
-            b = q
     if a == b or not (players >> a) & 1 or not (players >> b) & 1:
         return 0
     if ds_pop(hand[a] & DS_SPADES) < 2 and ds_pop(hand[b] & DS_SPADES) < 2:

@@ -246,15 +246,14 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
     second key)."""
     cdef uint64_t h = _hash(shape, meta) | 1
     cdef DirEntry* d = _dir_find(t, h)
-    cdef int z, res, cls, nk = 0
+    cdef int z, res, cls
     cdef uint16_t zs = 0
     cdef uint64_t top = _top_code(rel)
     if d != NULL:
         zs = d.zsets
-    while zs and nk < 15:
+    while zs:
         z = ds_ctz(zs)
         zs &= zs - 1
-        nk += 1
         res = _probe_key(t, _key_hash(shape, meta, top, 1, z), shape, meta, rel, target, alive, rw)
         if res != NO_HIT:
             return res
