@@ -142,10 +142,19 @@ def normal_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / _SQRT2))
 
 
+def chance_at_most(number: int, mean: float, sigma: float) -> float:
+    """The chance of a number of at most ``number``: ``mean`` plus a normal
+    error of standard deviation ``sigma``, rounded and clipped to 0-13."""
+    if number >= TRICKS_PER_HAND:
+        return 1.0
+    if number < 0:
+        return 0.0
+    return normal_cdf((number + 0.5 - mean) / sigma)
+
+
 def number_chances(mean: float, sigma: float) -> List[float]:
-    """The chance of each number 0-13: ``mean`` plus a normal error of
-    standard deviation ``sigma``, rounded and clipped to 0-13."""
-    cdf = [normal_cdf((b + 0.5 - mean) / sigma) for b in range(TRICKS_PER_HAND)]
+    """The chance of each number 0-13 (see :func:`chance_at_most`)."""
+    cdf = [chance_at_most(b, mean, sigma) for b in range(TRICKS_PER_HAND)]
     out = [cdf[0]]
     out.extend(cdf[b] - cdf[b - 1] for b in range(1, TRICKS_PER_HAND))
     out.append(1.0 - cdf[-1])
@@ -154,19 +163,13 @@ def number_chances(mean: float, sigma: float) -> List[float]:
 
 def number_chance(number: int, mean: float, sigma: float) -> float:
     """One entry of :func:`number_chances` (cheaper)."""
-    high = 1.0 if number >= TRICKS_PER_HAND else normal_cdf((number + 0.5 - mean) / sigma)
-    low = 0.0 if number <= 0 else normal_cdf((number - 0.5 - mean) / sigma)
-    return high - low
+    return chance_at_most(number, mean, sigma) - chance_at_most(number - 1, mean, sigma)
 
 
 def chance_above(number: int, mean: float, sigma: float) -> float:
     """The chance of a number above ``number``: the sum of
     :func:`number_chances` past it, from one distribution value."""
-    if number >= TRICKS_PER_HAND:
-        return 0.0
-    if number < 0:
-        return 1.0
-    return 1.0 - normal_cdf((number + 0.5 - mean) / sigma)
+    return 1.0 - chance_at_most(number, mean, sigma)
 
 
 def nil_chance(hand: int) -> float:
