@@ -27,7 +27,7 @@ ctypedef struct TTSlot:
     uint64_t shape
     uint64_t mask
     uint64_t pat[3]
-    uint32_t hkey          # low bits of the key's hash (to re-file when the table grows)
+    uint32_t hkey          # low bits of the key's hash and its free-suit set (to re-file when the table grows)
     uint16_t meta          # leader, spades broken, side/count/nil/breaking
     int8_t lower           # bounds of the counted tricks from this trick on
     int8_t upper

@@ -16,55 +16,50 @@ cdef enum:
     DIR_PER_BUCKET = 16     # shape directory entries per bucket
     GROW_ON_EVICT = 64      # grow once replacements reach 1/64 of the slots
     MIN_BUCKETS = 1 << 10
+    HKEY_ZSET = 28          # TTSlot.hkey: the key's free-suit set from this bit on,
+    HKEY_BUCKET = (1 << 28) - 1     # the low bits of its hash below it (at most 1 << 28 buckets)
 
 
-cdef inline uint64_t _hash(uint64_t shape, uint64_t meta) noexcept nogil:
-    cdef uint64_t h = shape * <uint64_t>0x9E3779B97F4A7C15
-    h ^= (meta + 1) * <uint64_t>0xC2B2AE3D27D4EB4F
+cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
     h ^= h >> 29
     h *= <uint64_t>0xBF58476D1CE4E5B9
     h ^= h >> 32
     return h
 
 
+cdef inline uint64_t _shape_base(uint64_t shape, uint64_t meta) noexcept nogil:
+    """The unmixed hash of a shape and meta bits, which every key of them
+    starts from."""
+    return shape * <uint64_t>0x9E3779B97F4A7C15 ^ (meta + 1) * <uint64_t>0xC2B2AE3D27D4EB4F
+
+
+# The top four relative ranks of every suit (bits 9-12 of its 13-bit field).
+cdef uint64_t TOP4 = 0xF007803C01E00
+# Per number of fixed top cards k (1-4): the top k bits of every 4-bit group
+# of a _top_code.
+cdef uint64_t TOP_KEEP[5]
+TOP_KEEP[:] = [0, 0x8884442221110, 0xCCC6663331998, 0xEEE7773BB9DDC, 0xFFF7FFBFFDFFE]
+# Per set of suits: their 13-bit fields.
+cdef uint64_t SUIT_FIELDS[16]
+SUIT_FIELDS[:] = [sum(0x1FFF << (13 * s) for s in range(4) if (z >> s) & 1) for z in range(16)]
+
+
 cdef inline uint64_t _top_code(const uint64_t* rel) noexcept nogil:
     """Who of seats 0-2 holds each of the top four cards of every suit (in
-    relative rank): a 12-bit field per suit, four bits per seat (the ranks
-    a shorter suit lacks read as held by nobody, alike for one shape)."""
-    cdef uint64_t code = 0, t
-    cdef int s, sh
-    for s in range(4):
-        sh = 13 * s + 9
-        t = ((rel[0] >> sh) & 15) | (((rel[1] >> sh) & 15) << 4) | (((rel[2] >> sh) & 15) << 8)
-        code |= t << (12 * s)
-    return code
+    relative rank): in each suit's 13-bit field, seat 0's four top ranks at
+    bits 9-12, seat 1's at 5-8, seat 2's at 1-4 (the ranks a shorter suit
+    lacks read as held by nobody, alike for one shape)."""
+    return (rel[0] & TOP4) | ((rel[1] & TOP4) >> 4) | ((rel[2] & TOP4) >> 8)
 
 
-cdef inline uint64_t _key_hash(uint64_t shape, uint64_t meta, uint64_t top, int cls,
-                               int zset) noexcept nogil:
-    """Hash of a table key: the shape, the meta bits, a set of free suits
-    (``zset``: suits whose cards a pattern leaves free) and the holders of
-    the top ``cls`` (<= 4) cards of every other suit (``top``: _top_code)."""
-    cdef uint64_t m4 = ((DS_ONE << cls) - 1) << (4 - cls)
-    cdef uint64_t keep = (m4 | (m4 << 4) | (m4 << 8)) * <uint64_t>0x1001001001
-    cdef int s
-    for s in range(4):
-        if (zset >> s) & 1:
-            keep &= ~(<uint64_t>0xFFF << (12 * s))
-    return _hash(shape ^ ((top & keep) * <uint64_t>0xD6E8FEB86659FD93),
-                 meta | (<uint64_t>cls << 16) | (<uint64_t>zset << 20))
-
-
-cdef inline int _zset_of(uint64_t shape, uint64_t mask) noexcept nogil:
-    """The suits a pattern leaves free: cards left in the suit, none fixed."""
-    cdef int s, p, n, z = 0
-    for s in range(4):
-        n = 0
-        for p in range(4):
-            n += (shape >> (4 * (4 * p + s))) & 15
-        if n and _suit(mask, s) == 0:
-            z |= 1 << s
-    return z
+cdef inline uint64_t _key_hash(uint64_t base, uint64_t top, int cls, int zset) noexcept nogil:
+    """Hash of a table key: the shape and meta bits (``base``:
+    _shape_base), a set of free suits (``zset``: suits whose cards a
+    pattern leaves free) and the holders of the top ``cls`` (<= 4) cards of
+    every other suit (``top``: _top_code)."""
+    cdef uint64_t keep = TOP_KEEP[cls] & ~SUIT_FIELDS[zset]
+    return _mix(base ^ (top & keep) * <uint64_t>0xD6E8FEB86659FD93
+                ^ <uint64_t>(cls | (zset << 4)) * <uint64_t>0x94D049BB133111EB)
 
 
 cdef inline size_t tt_bytes_per_bucket() noexcept nogil:
@@ -79,7 +74,7 @@ cdef void tt_init(Table* t, double tt_mb) noexcept nogil:
     the cap alone, stays within ``tt_mb``."""
     cdef double limit = tt_mb * 1048576.0
     cdef size_t buckets = 1
-    while <double>(buckets * 3 * tt_bytes_per_bucket()) <= limit:
+    while <double>(buckets * 3 * tt_bytes_per_bucket()) <= limit and buckets < HKEY_BUCKET:
         buckets *= 2
     t.max_buckets = buckets
     t.bucket = NULL
@@ -146,7 +141,7 @@ cdef void _tt_grow(Table* t) noexcept nogil:
         for k in range(BUCKET):
             if src.tag[k] == 0:
                 continue
-            dst = nt + (src.slot[k].hkey & (nb - 1))
+            dst = nt + (src.slot[k].hkey & HKEY_BUCKET & (nb - 1))
             for j in range(BUCKET):
                 if dst.tag[j] == 0:
                     dst.tag[j] = src.tag[k]
@@ -164,9 +159,9 @@ cdef void _tt_grow(Table* t) noexcept nogil:
     for i in range(nb):
         for k in range(BUCKET):
             if nt[i].tag[k]:
-                j = _zset_of(nt[i].slot[k].shape, nt[i].slot[k].mask)
+                j = nt[i].slot[k].hkey >> HKEY_ZSET
                 if j:
-                    _dir_add(t, nt[i].slot[k].shape, nt[i].slot[k].meta, j)
+                    _dir_add(t, _mix(_shape_base(nt[i].slot[k].shape, nt[i].slot[k].meta)) | 1, j)
 
 
 cdef inline DirEntry* _dir_set(Table* t, uint64_t h) noexcept nogil:
@@ -184,8 +179,9 @@ cdef DirEntry* _dir_find(Table* t, uint64_t h) noexcept nogil:
     return NULL
 
 
-cdef void _dir_add(Table* t, uint64_t shape, uint16_t meta, int zset) noexcept nogil:
-    cdef uint64_t h = _hash(shape, meta) | 1
+cdef void _dir_add(Table* t, uint64_t h, int zset) noexcept nogil:
+    """List the free-suit set ``zset`` in the directory entry of hash ``h``
+    (_mix(_shape_base) | 1)."""
     cdef DirEntry* d = _dir_find(t, h)
     cdef DirEntry* base
     cdef int i
@@ -201,42 +197,6 @@ cdef void _dir_add(Table* t, uint64_t shape, uint16_t meta, int zset) noexcept n
     d.zsets |= <uint16_t>(1 << zset)
 
 
-cdef int _probe_key(Table* t, uint64_t h, uint64_t shape, uint16_t meta, const uint64_t* rel,
-                    int target, uint64_t alive, uint64_t* rw) noexcept nogil:
-    cdef TTBucket* b = t.bucket + (h & (t.buckets - 1))
-    cdef uint16_t tag = <uint16_t>((h >> 48) | 1)
-    cdef uint64_t mm = 0, m, ms, out
-    cdef int k, s, res, cnt
-    cdef TTSlot* e
-    mm = ds_tag_match32(b.tag, tag)
-    while mm:
-        k = ds_ctz(mm)
-        mm &= mm - 1
-        e = &b.slot[k]
-        if e.meta != meta or e.shape != shape:
-            continue
-        m = e.mask
-        if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
-                or (rel[2] & m) != e.pat[2]:
-            continue
-        if e.lower >= target:
-            res = e.lower
-        elif e.upper < target:
-            res = e.upper
-        else:
-            continue
-        b.stamp[k] = t.stamp
-        out = 0
-        for s in range(4):
-            ms = _suit(m, s)
-            if ms:
-                cnt = ds_pop(ms)
-                out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
-        rw[0] = out
-        return res
-    return NO_HIT
-
-
 cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                   int target, uint64_t alive, uint64_t* rw) noexcept nogil:
     """Look a trick-start position up: a bound that decides ``target``, or
@@ -244,24 +204,54 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
     directory entry lists, then the keys of 1 to NCLS fixed top cards,
     each key hashed when its turn comes (most lookups end at the first or
     second key)."""
-    cdef uint64_t h = _hash(shape, meta) | 1
-    cdef DirEntry* d = _dir_find(t, h)
-    cdef int z, res, cls
-    cdef uint16_t zs = 0
+    cdef uint64_t base = _shape_base(shape, meta)
+    cdef DirEntry* d = _dir_find(t, _mix(base) | 1)
     cdef uint64_t top = _top_code(rel)
+    cdef uint64_t h, mm, m, ms, out
+    cdef int z, res, cls = 0, k, s, cnt
+    cdef uint16_t zs = 0, tag
+    cdef TTBucket* b
+    cdef TTSlot* e
     if d != NULL:
         zs = d.zsets
-    while zs:
-        z = ds_ctz(zs)
-        zs &= zs - 1
-        res = _probe_key(t, _key_hash(shape, meta, top, 1, z), shape, meta, rel, target, alive, rw)
-        if res != NO_HIT:
+    while True:
+        if zs:
+            z = ds_ctz(zs)
+            zs &= zs - 1
+            h = _key_hash(base, top, 1, z)
+        elif cls < NCLS:
+            cls += 1
+            h = _key_hash(base, top, cls, 0)
+        else:
+            return NO_HIT
+        b = t.bucket + (h & (t.buckets - 1))
+        tag = <uint16_t>((h >> 48) | 1)
+        mm = ds_tag_match32(b.tag, tag)
+        while mm:
+            k = ds_ctz(mm)
+            mm &= mm - 1
+            e = &b.slot[k]
+            if e.meta != meta or e.shape != shape:
+                continue
+            m = e.mask
+            if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
+                    or (rel[2] & m) != e.pat[2]:
+                continue
+            if e.lower >= target:
+                res = e.lower
+            elif e.upper < target:
+                res = e.upper
+            else:
+                continue
+            b.stamp[k] = t.stamp
+            out = 0
+            for s in range(4):
+                ms = _suit(m, s)
+                if ms:
+                    cnt = ds_pop(ms)
+                    out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
+            rw[0] = out
             return res
-    for cls in range(1, NCLS + 1):
-        res = _probe_key(t, _key_hash(shape, meta, top, cls, 0), shape, meta, rel, target, alive, rw)
-        if res != NO_HIT:
-            return res
-    return NO_HIT
 
 
 cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta,
@@ -275,7 +265,7 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     cdef uint32_t best
     cdef TTBucket* b
     cdef TTSlot* e
-    cdef uint64_t p0, p1, p2, h
+    cdef uint64_t p0, p1, p2, h, base
     cdef uint16_t tag
     cls = NCLS
     zset = 0
@@ -299,10 +289,11 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     p1 = rel[1] & mask
     p2 = rel[2] & mask
     t.stamp += 1
+    base = _shape_base(shape, meta)
     if zset:
         cls = 1
-        _dir_add(t, shape, meta, zset)
-    h = _key_hash(shape, meta, _top_code(rel), cls, zset)
+        _dir_add(t, _mix(base) | 1, zset)
+    h = _key_hash(base, _top_code(rel), cls, zset)
     b = t.bucket + (h & (t.buckets - 1))
     tag = <uint16_t>((h >> 48) | 1)
     mm = ds_tag_match32(b.tag, tag)
@@ -320,17 +311,18 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
                     e.upper = <int8_t>value
             b.stamp[k] = t.stamp
             return
-    victim = 0
-    best = 0xFFFFFFFF
-    for k in range(BUCKET):
-        if b.tag[k] == 0:
-            victim = k
-            t.used += 1
-            break
-        if b.stamp[k] < best:
-            best = b.stamp[k]
-            victim = k
-    if b.tag[victim]:
+    mm = ds_tag_match32(b.tag, 0)
+    if mm:
+        victim = ds_ctz(mm)
+        t.used += 1
+    else:
+        # full: replace the least recently used slot
+        victim = 0
+        best = b.stamp[0]
+        for k in range(1, BUCKET):
+            if b.stamp[k] < best:
+                best = b.stamp[k]
+                victim = k
         t.evicted += 1
     b.tag[victim] = tag
     b.stamp[victim] = t.stamp
@@ -338,7 +330,7 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     e.shape = shape
     e.meta = meta
     e.mask = mask
-    e.hkey = <uint32_t>h
+    e.hkey = (<uint32_t>h & HKEY_BUCKET) | (<uint32_t>zset << HKEY_ZSET)
     e.pat[0] = p0
     e.pat[1] = p1
     e.pat[2] = p2
