@@ -320,10 +320,7 @@ cdef class Solver:
         saved = ctx.st
         # one move per group of equivalent cards, likely best first
         mv = &ctx.moves[MAX_PLY - 1][0]
-        n = gen_moves(ctx, seat, mv)
-        if n > 1:
-            order_moves(ctx, seat, mv, n)
-            _sort_moves(mv, n)
+        n = ordered_moves(ctx, seat, mv, -1)
         best = -100
         for i in range(n):
             k = mv[i].card

@@ -54,22 +54,31 @@ cdef inline uint64_t cutoff_hash(const Search* ctx, int seat) noexcept nogil:
     return h
 
 
-cdef inline int cutoff_first(const Search* ctx, uint64_t h, int seat, Move* mv, int n) noexcept nogil:
-    """Give the move of the cached card (the move of its group: the lowest
-    representative at or above it in its suit) the first place; return
-    that move's card, or -1."""
+cdef inline int cutoff_move(const Search* ctx, uint64_t h, int seat) noexcept nogil:
+    """The move of the cached card: the card gen_moves gives for its group
+    (the highest of the hand's cards equivalent to it), or -1 when the key
+    has no card for ``seat`` or the card is not a legal play here."""
     cdef const CutoffEntry* e = &ctx.cut[h & (CUT_SIZE - 1)]
-    cdef int c, i
+    cdef int c, s
+    cdef uint64_t hand = ctx.st.hand[seat], hs, o
     if e.check != <uint32_t>((h >> 32) | 1):
         return -1
     c = e.card[seat]
-    if c < 0 or not (ctx.st.hand[seat] >> c) & 1:
+    if c < 0 or not (hand >> c) & 1:
         return -1
-    for i in range(n):
-        if mv[i].card >= c and mv[i].card // 13 == c // 13:
-            mv[i].score = CUT_FIRST
-            return mv[i].card
-    return -1
+    s = c // 13
+    if ctx.st.tlen:
+        if s != ctx.st.tcard[0] // 13 and _suit(hand, ctx.st.tcard[0] // 13):
+            return -1
+    elif s == 0 and ctx.q.breaking and not ctx.st.broken and (hand & DS_NOT_SPADES):
+        return -1
+    # the run of the hand's cards up from c, to the next live card of
+    # another hand (cards out of play do not separate)
+    hs = _suit(hand, s)
+    o = _suit(ctx.st.alive, s) & ~hs & ~((DS_ONE << (c - 13 * s + 1)) - 1)
+    if o:
+        hs &= (DS_ONE << ds_ctz(o)) - 1
+    return 13 * s + ds_hib(hs)
 
 
 cdef inline void cutoff_save(Search* ctx, uint64_t h, int seat, int card) noexcept nogil:
@@ -129,6 +138,23 @@ cdef int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
             out[n].score = 0
             n += 1
             reps &= reps - 1
+    return n
+
+
+cdef int ordered_moves(const Search* ctx, int seat, Move* mv, int first) noexcept nogil:
+    """The legal moves of ``seat`` (gen_moves) in search order: scored
+    (order_moves), the move ``first`` (a card of the list, or -1 for
+    none) ahead of the others, sorted; returns their number."""
+    cdef int i
+    cdef int n = gen_moves(ctx, seat, mv)
+    if n > 1:
+        order_moves(ctx, seat, mv, n)
+        if first >= 0:
+            for i in range(n):
+                if mv[i].card == first:
+                    mv[i].score = CUT_FIRST
+                    break
+        _sort_moves(mv, n)
     return n
 
 

@@ -205,33 +205,52 @@ cdef uint64_t extend_rw(const Search* ctx, uint64_t rw, int seat) noexcept nogil
 
 
 cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
+    """Try the moves of the seat to play, likely best first, until one
+    proves the result.  A card the cutoff cache names for this position
+    is tried before the moves are generated: when it proves the result
+    (most nodes), generating and ordering the others is saved; else the
+    others follow in their order, as if it had been first in the list."""
     cdef int tlen = ctx.st.tlen
     cdef int leader = ctx.st.tleader
     cdef int seat = (leader + tlen) & 3
     cdef int ply = ctx.ply
     cdef Move* mv = &ctx.moves[ply][0]
-    cdef int n = gen_moves(ctx, seat, mv)
     cdef int maxnode = (ctx.q.side >> seat) & 1
     cdef int old_twin = ctx.st.twin
-    cdef int i, k, c, res, wpos, wcard, wseat, nt, low, lwset, best, won
+    cdef int i, n, k, c, res, wpos, wcard, wseat, nt, low, lwset, best, won, listed
     cdef State saved
     cdef int lw[4]
     cdef uint64_t cb, crw, cw, acc = 0, r, ch = 0
     cdef int cached = -1
-    if n > 1:
-        order_moves(ctx, seat, mv, n)
-        if ctx.features & FEATURE_CUTOFF:
-            ch = cutoff_hash(ctx, seat)
-            cached = cutoff_first(ctx, ch, seat, mv, n)
-        _sort_moves(mv, n)
+    if ctx.features & FEATURE_CUTOFF:
+        ch = cutoff_hash(ctx, seat)
+        cached = cutoff_move(ctx, ch, seat)
+    if cached >= 0:
+        mv[0].card = cached
+        n = 1
+        listed = 0
+    else:
+        n = ordered_moves(ctx, seat, mv, -1)
+        listed = 1
+        if n == 1:
+            ch = 0      # (a forced move teaches the cache nothing)
     best = -2 if maxnode else 99
     lw[0] = 0
     lw[1] = 13
     lw[2] = 26
     lw[3] = 39
     lwset = 0
-    for i in range(n):
+    i = 0
+    while True:
+        if i == n:
+            if listed:
+                break
+            # the cached move did not prove the result: the others
+            n = ordered_moves(ctx, seat, mv, cached)
+            listed = 1
+            continue
         c = mv[i].card
+        i += 1
         if c < lw[c // 13]:
             # a small card like one tried before: below every rank that
             # mattered to that card's result, so it gives the same result
