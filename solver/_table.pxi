@@ -39,6 +39,9 @@ cdef uint64_t TOP4 = 0xF007803C01E00
 # of a _top_code.
 cdef uint64_t TOP_KEEP[5]
 TOP_KEEP[:] = [0, 0x8884442221110, 0xCCC6663331998, 0xEEE7773BB9DDC, 0xFFF7FFBFFDFFE]
+# Per number of suits n (0-4): the sets of n suits, as a 16-bit mask.
+cdef uint16_t ZSETS_OF[5]
+ZSETS_OF[:] = [sum(1 << z for z in range(16) if bin(z).count("1") == n) for n in range(5)]
 # Per set of suits: their 13-bit fields.
 cdef uint64_t SUIT_FIELDS[16]
 SUIT_FIELDS[:] = [sum(0x1FFF << (13 * s) for s in range(4) if (z >> s) & 1) for z in range(16)]
@@ -201,14 +204,17 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                   int target, uint64_t alive, uint64_t* rw) noexcept nogil:
     """Look a trick-start position up: a bound that decides ``target``, or
     NO_HIT.  The lookup probes the keys of the free-suit sets the shape's
-    directory entry lists, then the keys of 1 to NCLS fixed top cards,
-    each key hashed when its turn comes (most lookups end at the first or
-    second key)."""
+    directory entry lists, the sets of more free suits first, then the keys
+    of 1 to NCLS fixed top cards, each key hashed when its turn comes (most
+    lookups end at the first or second key).  In the first bucket holding
+    entries that decide, it takes the one fixing fewest cards: the most
+    general pattern reports the fewest relevant cards, so the entries its
+    ancestors store are more general too."""
     cdef uint64_t base = _shape_base(shape, meta)
     cdef DirEntry* d = _dir_find(t, _mix(base) | 1)
     cdef uint64_t top = _top_code(rel)
     cdef uint64_t h, mm, m, ms, out
-    cdef int z, res, cls = 0, k, s, cnt
+    cdef int z, cls = 0, k, s, cnt, best, fixed
     cdef uint16_t zs = 0, tag
     cdef TTBucket* b
     cdef TTSlot* e
@@ -216,8 +222,14 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
         zs = d.zsets
     while True:
         if zs:
-            z = ds_ctz(zs)
-            zs &= zs - 1
+            # the sets of more free suits first: more general patterns
+            if zs & (ZSETS_OF[4] | ZSETS_OF[3]):
+                z = ds_hib(zs & (ZSETS_OF[4] | ZSETS_OF[3]))
+            elif zs & ZSETS_OF[2]:
+                z = ds_hib(zs & ZSETS_OF[2])
+            else:
+                z = ds_hib(zs)
+            zs &= ~(1 << z)
             h = _key_hash(base, top, 1, z)
         elif cls < NCLS:
             cls += 1
@@ -227,6 +239,8 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
         b = t.bucket + (h & (t.buckets - 1))
         tag = <uint16_t>((h >> 48) | 1)
         mm = ds_tag_match32(b.tag, tag)
+        best = -1
+        fixed = 99
         while mm:
             k = ds_ctz(mm)
             mm &= mm - 1
@@ -237,13 +251,14 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
             if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
                     or (rel[2] & m) != e.pat[2]:
                 continue
-            if e.lower >= target:
-                res = e.lower
-            elif e.upper < target:
-                res = e.upper
-            else:
-                continue
-            b.stamp[k] = t.stamp
+            if (e.lower >= target or e.upper < target) and ds_pop(m) < fixed:
+                # of the entries that decide, the one fixing fewest cards
+                best = k
+                fixed = ds_pop(m)
+        if best >= 0:
+            e = &b.slot[best]
+            b.stamp[best] = t.stamp
+            m = e.mask
             out = 0
             for s in range(4):
                 ms = _suit(m, s)
@@ -251,7 +266,7 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                     cnt = ds_pop(ms)
                     out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
             rw[0] = out
-            return res
+            return e.lower if e.lower >= target else e.upper
 
 
 cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta,
