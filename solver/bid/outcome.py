@@ -128,10 +128,12 @@ def declarer_odds(knowledge: Knowledge, tricks: int, later: Sequence[LaterBidder
         if j == len(later) - 1:       # the last bid only matters above the highest so far
             top = max(t for _, t in calls)
             above = (1.0 - b.nil) * model.chance_above(top, mean, b.spread)
-            if above > 0:
-                walk(calls + [(b.name, top + 1)], j + 1, chance * above)
-            if above < 1:
-                walk(calls + [(b.name, 0)], j + 1, chance * (1.0 - above))
+            if above > 0:             # the last bidder outbids everyone
+                odds[b.name] = odds.get(b.name, 0.0) + chance * above
+            if above < 1:             # a 0 wins nothing: the calls so far decide
+                winner = auction_winner(calls)
+                assert winner is not None
+                odds[winner] = odds.get(winner, 0.0) + chance * (1.0 - above)
             return
         for number, p in enumerate(model.number_chances(mean, b.spread)):
             p *= 1.0 - b.nil

@@ -266,9 +266,18 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
                     layouts: Layouts) -> CandidateStats:
     k = knowledge
     w = layouts.weights
-    outcomes = [[(p, sample_outcome(k, plan, candidate, r, d))
-                 for d, p in layouts.odds(i, candidate.tricks)]
-                for i, r in enumerate(layouts.results)]
+    known: Dict[Tuple[int, str], BidOutcome] = {}
+
+    def outcome(i: int, declarer: str) -> BidOutcome:
+        """The candidate's outcome in layout ``i`` with ``declarer`` (each worked out once)."""
+        o = known.get((i, declarer))
+        if o is None:
+            o = known[(i, declarer)] = sample_outcome(k, plan, candidate, layouts.results[i],
+                                                      declarer)
+        return o
+
+    outcomes = [[(p, outcome(i, d)) for d, p in layouts.odds(i, candidate.tricks)]
+                for i in range(len(layouts.results))]
 
     def each(value: Callable[[BidOutcome], float]) -> List[float]:
         return [sum(p * value(o) for p, o in layout) for layout in outcomes]
@@ -282,7 +291,7 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
     by_role, make_by_role, share = [], [], []
     for declarer in roles(k):
         indices = solved(k, layouts.results, declarer)
-        forced = [sample_outcome(k, plan, candidate, layouts.results[j], declarer) for j in indices]
+        forced = [outcome(j, declarer) for j in indices]
         sub = _subset(w, indices)
         by_role.append((declarer, Estimate.mean([o.score for o in forced], sub)))
         make_by_role.append((declarer, Estimate.proportion([1 if o.made else 0 for o in forced],
