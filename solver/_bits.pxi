@@ -131,6 +131,24 @@ cdef inline uint64_t _relative(uint64_t h, uint64_t a) noexcept nogil:
     return ds_pext13(h, a) << (13 - ds_pop(a))
 
 
+cdef inline int _equivalent_low(uint64_t h, int low, uint64_t a) noexcept nogil:
+    """The lowest card of holding ``h`` equivalent to its card ``low`` (rank
+    bits of one suit; ``a``: the suit's live cards): down from ``low``
+    through the live cards, as long as they are ``h``'s.  ``low`` itself
+    when ``h`` lacks it."""
+    cdef uint64_t below, o
+    if not (h >> low) & 1:
+        return low
+    below = a & ((DS_ONE << low) - 1)
+    o = below & ~h
+    if o:
+        # (the live cards above another hand's highest one below low)
+        below &= ~((DS_ONE << (ds_hib(o) + 1)) - 1)
+    if below:
+        return ds_ctz(below)
+    return low
+
+
 cdef inline int _extended_low(const uint64_t* hand, uint64_t r, int s, uint64_t a) noexcept nogil:
     """Rank bit of the lowest relevant card of suit ``s`` (``r`` != 0: the
     relevant cards of the suit, ``a``: the suit's cards alive), extended down
@@ -138,14 +156,6 @@ cdef inline int _extended_low(const uint64_t* hand, uint64_t r, int s, uint64_t 
     search treated as one move with it."""
     cdef int low = ds_ctz(r)
     cdef int o = 0
-    cdef uint64_t below, h
     while o < 3 and not (_suit(hand[o], s) >> low) & 1:
         o += 1
-    h = _suit(hand[o], s)
-    if not (h >> low) & 1:
-        return low
-    below = a & ((DS_ONE << low) - 1)
-    while below and (h >> ds_hib(below)) & 1:
-        low = ds_hib(below)
-        below &= ~(DS_ONE << low)
-    return low
+    return _equivalent_low(_suit(hand[o], s), low, a)

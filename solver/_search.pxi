@@ -40,21 +40,28 @@ cdef void start_trick(State* st) noexcept nogil:
     st.stale = 15
 
 
+# Per card: four times its suit (where the suit's length sits in a seat's
+# 16 bits of the shape).
+cdef uint8_t SUIT4[52]
+SUIT4[:] = [4 * (c // 13) for c in range(52)]
+
+
 cdef inline void finish_trick(State* st, int winner) noexcept nogil:
     """The four cards of the trick are played (out of the hands): the
     winner leads next; the live cards and the shape follow, and the
     relative holdings of the suits played are out of date."""
-    cdef int k, s
+    cdef int k, f
+    cdef uint64_t alive = st.hand[0] | st.hand[1] | st.hand[2] | st.hand[3]
     for k in range(4):
-        s = st.tcard[k] // 13
-        st.stale |= 1 << s
-        st.shape -= DS_ONE << (4 * (4 * ((st.tleader + k) & 3) + s))
-        if s == 0:
-            st.broken = 1
+        f = SUIT4[st.tcard[k]]
+        st.stale |= 1 << (f >> 2)
+        st.shape -= DS_ONE << (16 * ((st.tleader + k) & 3) + f)
+    if st.alive & ~alive & DS_SPADES:
+        st.broken = 1
     st.tleader = winner
     st.tlen = 0
     st.twin = 0
-    st.alive = st.hand[0] | st.hand[1] | st.hand[2] | st.hand[3]
+    st.alive = alive
 
 
 cdef inline void fresh_relative(State* st) noexcept nogil:
@@ -71,7 +78,7 @@ cdef inline void fresh_relative(State* st) noexcept nogil:
             st.rel[p] = (st.rel[p] & m) | (_relative(_suit(st.hand[p], s), a) << (13 * s))
 
 
-cdef int search(Search* ctx, int target, uint64_t* rw) noexcept nogil:
+cdef inline int search(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     """Null-window test of "at least ``target`` counted tricks from here on".
 
     Fail-soft: a result ``v >= target`` is a lower bound of the value,
@@ -183,23 +190,14 @@ cdef uint64_t extend_rw(const Search* ctx, uint64_t rw, int seat) noexcept nogil
     card of a suit is in ``seat``'s hand, the cards of that hand
     equivalent to it here (one move in this node's search, though perhaps
     not equivalent at an ancestor) are relevant too."""
-    cdef uint64_t r, a, h, below
+    cdef uint64_t m = rw & ctx.st.hand[seat]
     cdef int s, low
-    if (rw & ctx.st.hand[seat]) == 0:
-        return rw          # (the lowest relevant cards are not this hand's)
-    for s in range(4):
-        r = _suit(rw, s)
-        if r == 0:
-            continue
-        low = ds_ctz(r)
-        h = _suit(ctx.st.hand[seat], s)
-        if not (h >> low) & 1:
-            continue
-        a = _suit(ctx.st.alive, s)
-        below = a & ((DS_ONE << low) - 1)
-        while below and (h >> ds_hib(below)) & 1:
-            low = ds_hib(below)
-            below &= ~(DS_ONE << low)
+    while m:
+        # (only the suits where the hand holds a relevant card)
+        s = ds_ctz(m) // 13
+        m &= ~(DS_SUIT << (13 * s))
+        low = ds_ctz(_suit(rw, s))
+        low = _equivalent_low(_suit(ctx.st.hand[seat], s), low, _suit(ctx.st.alive, s))
         rw |= DS_ONE << (13 * s + low)
     return rw
 
