@@ -27,7 +27,7 @@ ctypedef struct TTSlot:
     uint64_t shape
     uint64_t mask
     uint64_t pat[3]
-    uint32_t hkey          # low bits of the key's hash and its free-suit set (to re-file when the table grows)
+    uint32_t hkey          # low bits of the key's hash and its directory bit (to re-file when the table grows)
     uint16_t meta          # leader, spades broken, side/count/nil/breaking
     int8_t lower           # bounds of the counted tricks from this trick on
     int8_t upper
@@ -40,11 +40,13 @@ ctypedef struct TTBucket:
     uint32_t stamp[BUCKET]
     TTSlot slot[BUCKET]
 
-# Shape directory entry: which free-suit sets have patterns filed for one
-# shape (a lossy hint that keeps lookups to a few buckets).
+# Shape directory entry: which keys have patterns filed for one shape and
+# meta bits (_dir_bit: the free-suit sets, the numbers of fixed top cards),
+# so that a lookup probes only those; a shape whose entry is replaced by
+# another's in its 4-way set is not found until it is stored again.
 ctypedef struct DirEntry:
     uint64_t key
-    uint16_t zsets
+    uint32_t keys
 
 # The table: flat arrays, a power-of-two number of buckets growing up to a cap.
 ctypedef struct Table:

@@ -13,11 +13,11 @@
 cdef enum:
     NO_HIT = -100           # a probe found nothing usable
     NCLS = 3                # key classes: 1 to NCLS top cards fixed in every suit
-    DIR_PER_BUCKET = 16     # shape directory entries per bucket
+    DIR_PER_BUCKET = 32     # shape directory entries per bucket
     GROW_ON_EVICT = 64      # grow once replacements reach 1/64 of the slots
     MIN_BUCKETS = 1 << 10
-    HKEY_ZSET = 28          # TTSlot.hkey: the key's free-suit set from this bit on,
-    HKEY_BUCKET = (1 << 28) - 1     # the low bits of its hash below it (at most 1 << 28 buckets)
+    HKEY_DIR = 27           # TTSlot.hkey: the key's directory bit (_dir_bit) from this bit on,
+    HKEY_BUCKET = (1 << 27) - 1     # the low bits of its hash below it (at most 1 << 27 buckets)
 
 
 cdef inline uint64_t _mix(uint64_t h) noexcept nogil:
@@ -162,9 +162,8 @@ cdef void _tt_grow(Table* t) noexcept nogil:
     for i in range(nb):
         for k in range(BUCKET):
             if nt[i].tag[k]:
-                j = nt[i].slot[k].hkey >> HKEY_ZSET
-                if j:
-                    _dir_add(t, _mix(_shape_base(nt[i].slot[k].shape, nt[i].slot[k].meta)) | 1, j)
+                _dir_add(t, _mix(_shape_base(nt[i].slot[k].shape, nt[i].slot[k].meta)) | 1,
+                         nt[i].slot[k].hkey >> HKEY_DIR)
 
 
 cdef inline DirEntry* _dir_set(Table* t, uint64_t h) noexcept nogil:
@@ -182,9 +181,15 @@ cdef DirEntry* _dir_find(Table* t, uint64_t h) noexcept nogil:
     return NULL
 
 
-cdef void _dir_add(Table* t, uint64_t h, int zset) noexcept nogil:
-    """List the free-suit set ``zset`` in the directory entry of hash ``h``
-    (_mix(_shape_base) | 1)."""
+cdef inline int _dir_bit(int cls, int zset) noexcept nogil:
+    """A key's bit in a directory entry: bits 1-15 the free-suit sets,
+    16 to 15 + NCLS the keys of 1 to NCLS fixed top cards."""
+    return zset if zset else 15 + cls
+
+
+cdef void _dir_add(Table* t, uint64_t h, int bit) noexcept nogil:
+    """List the key of directory bit ``bit`` (_dir_bit) in the directory
+    entry of hash ``h`` (_mix(_shape_base) | 1)."""
     cdef DirEntry* d = _dir_find(t, h)
     cdef DirEntry* base
     cdef int i
@@ -196,15 +201,15 @@ cdef void _dir_add(Table* t, uint64_t h, int zset) noexcept nogil:
                 d = &base[i]
                 break
         d.key = h
-        d.zsets = 0
-    d.zsets |= <uint16_t>(1 << zset)
+        d.keys = 0
+    d.keys |= <uint32_t>1 << bit
 
 
 cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                   int target, uint64_t alive, uint64_t* rw) noexcept nogil:
     """Look a trick-start position up: a bound that decides ``target``, or
-    NO_HIT.  The lookup probes the keys of the free-suit sets the shape's
-    directory entry lists, the sets of more free suits first, then the keys
+    NO_HIT.  The lookup probes the keys the shape's directory entry lists:
+    those of free-suit sets, the sets of more free suits first, then those
     of 1 to NCLS fixed top cards, each key hashed when its turn comes (most
     lookups end at the first or second key).  In the first bucket holding
     entries that decide, it takes the one fixing fewest cards: the most
@@ -215,11 +220,14 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
     cdef uint64_t top = _top_code(rel)
     cdef uint64_t h, mm, m, ms, out
     cdef int z, cls = 0, k, s, cnt, best, fixed
-    cdef uint16_t zs = 0, tag
+    cdef uint16_t zs, tag
+    cdef uint32_t classes
     cdef TTBucket* b
     cdef TTSlot* e
-    if d != NULL:
-        zs = d.zsets
+    if d == NULL:
+        return NO_HIT
+    zs = <uint16_t>d.keys
+    classes = d.keys >> 16
     while True:
         if zs:
             # the sets of more free suits first: more general patterns
@@ -231,8 +239,9 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                 z = ds_hib(zs)
             zs &= ~(1 << z)
             h = _key_hash(base, top, 1, z)
-        elif cls < NCLS:
-            cls += 1
+        elif classes:
+            cls = ds_ctz(classes) + 1
+            classes &= classes - 1
             h = _key_hash(base, top, cls, 0)
         else:
             return NO_HIT
@@ -307,7 +316,7 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     base = _shape_base(shape, meta)
     if zset:
         cls = 1
-        _dir_add(t, _mix(base) | 1, zset)
+    _dir_add(t, _mix(base) | 1, _dir_bit(cls, zset))
     h = _key_hash(base, _top_code(rel), cls, zset)
     b = t.bucket + (h & (t.buckets - 1))
     tag = <uint16_t>((h >> 48) | 1)
@@ -345,7 +354,7 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     e.shape = shape
     e.meta = meta
     e.mask = mask
-    e.hkey = (<uint32_t>h & HKEY_BUCKET) | (<uint32_t>zset << HKEY_ZSET)
+    e.hkey = (<uint32_t>h & HKEY_BUCKET) | (<uint32_t>_dir_bit(cls, zset) << HKEY_DIR)
     e.pat[0] = p0
     e.pat[1] = p1
     e.pat[2] = p2

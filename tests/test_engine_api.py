@@ -158,7 +158,7 @@ def test_a_growing_table_stays_within_tt_mb():
     table of 1024 buckets, 2 MB, may not double to 4 MB)."""
     tt_mb = 5
     s = engine.Solver(tt_mb=tt_mb)
-    slots = s.tt_bytes // 1984 * 32          # 32 slots a bucket of 1984 bytes
+    slots = s.tt_bytes // 2240 * 32          # 32 slots a bucket of 2240 bytes (with its directory entries)
     rng = random.Random(5)
     held = fullest = 0
     for _ in range(40):
