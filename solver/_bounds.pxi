@@ -153,6 +153,76 @@ cdef inline int _nil_lowest(uint64_t nh, int low, int on_lead, int low_lead) noe
     return low_lead or not on_lead
 
 
+cdef int nil_wins_trick(const uint64_t* hand, int nil, int side, int leader, int spades_led,
+                        uint64_t* rw) noexcept nogil:
+    """Must the nil hand win the trick ``leader`` is about to lead, its
+    opponents (the seats outside ``side``) playing to make it win?  In a
+    suit ``s`` the nil hand holds, with ``L`` its lowest card there, a
+    trick led in ``s`` below ``L`` is the nil hand's when
+
+    * no partner (a seat of ``side``) can beat ``L``: it holds no card of
+      ``s`` above ``L`` and, ``s`` a side suit, does not hold a spade while
+      void in ``s`` (a ruff);
+    * every opponent has a card that does not beat ``L``: a card of ``s``
+      below it, or, void in ``s``, a card that is not a spade (or ``s`` is
+      spades): they all play one.
+
+    The nil hand must follow with ``L`` or higher, and nothing played to
+    the trick beats it.  An opponent on lead needs one such suit where it
+    holds a card below ``L`` (it leads it; spades only when ``spades_led``:
+    the rules allow the leader to lead them); the nil hand on lead needs
+    every suit it may lead to be one (it leads ``L`` or higher; no card of
+    ``s`` beats it).  A partner on lead is not considered.
+
+    ``rw``: ``L`` of each suit used (the pattern down to it fixes the nil
+    hand's cards of the suit and who holds the cards above ``L``; with the
+    suit lengths, which seats hold a card below it; the voids and spade
+    holdings are in the shape)."""
+    cdef uint64_t ns, qs, out = 0
+    cdef int s, q, low, ok
+    cdef int on_lead = leader == nil
+    if not on_lead and (side >> leader) & 1:
+        return 0
+    for s in range(4):
+        if s == 0 and not spades_led:
+            continue
+        ns = _suit(hand[nil], s)
+        if ns == 0 or (not on_lead and _suit(hand[leader], s) == 0):
+            continue
+        low = ds_ctz(ns)
+        ok = 1
+        for q in range(4):
+            if q == nil:
+                continue
+            qs = _suit(hand[q], s)
+            if (side >> q) & 1:
+                if qs:
+                    if ds_hib(qs) > low:
+                        ok = 0
+                        break
+                elif s and (hand[q] & DS_SPADES):
+                    ok = 0
+                    break
+            elif qs:
+                if ds_ctz(qs) > low:
+                    ok = 0
+                    break
+            elif s and not (hand[q] & DS_NOT_SPADES):
+                ok = 0
+                break
+        if on_lead:
+            if not ok:
+                return 0
+            out |= DS_ONE << (13 * s + low)
+        elif ok:
+            rw[0] = DS_ONE << (13 * s + low)
+            return 1
+    if out == 0:
+        return 0
+    rw[0] = out
+    return 1
+
+
 cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* rw) noexcept nogil:
     """Is the trick in progress sure to be won by a seat of ``team`` (a
     seat mask), whatever the seats still to play do?  (``current_only``:
@@ -632,6 +702,12 @@ cdef int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noex
             return 0
         if _nil_covered(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, low, low_lead, crw, rw):
             return 0
+    if ctx.q.nil >= 0 and (ctx.features & FEATURE_FORCED):
+        # the opponents lead under the nil hand, or it must lead a winner
+        j = (not ctx.q.breaking) or ctx.st.broken or not (ctx.st.hand[leader] & DS_NOT_SPADES)
+        if nil_wins_trick(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, j, &crw):
+            rw[0] = crw
+            return -1
     if (ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]) & DS_SPADES:
         if ctx.q.nil >= 0:
             if trump_sure_tricks(ctx.st.hand, 1 << ctx.q.nil, 1, &crw) >= 1:

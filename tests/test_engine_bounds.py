@@ -38,6 +38,7 @@ QUICK = _engine.FEATURES["quick"]
 LATER = _engine.FEATURES["later"]
 LEAD = _engine.FEATURES["lead"]
 APART = _engine.FEATURES["apart"]
+FORCED = _engine.FEATURES["forced"]
 
 
 #: The most cards a hand for which the exact value is the reference twin's
@@ -532,3 +533,41 @@ def test_trump_tops_apart_both_bare():
     assert value(pos) == 1
     verdict = probe(pos, 2)
     assert verdict is None or verdict[0] < 2
+
+
+def forced_nil_position(rng: random.Random) -> Dict:
+    """A nil query at a trick start where the nil hand holds high cards of
+    a few suits (its lowest card of each often above the others' lowest),
+    the other hands the low cards, its partners (none, one or two) a few
+    of the high ones; anyone on lead, the breaking rule on or off, spades
+    often broken: the opponents may lead under the nil hand, or the nil
+    hand may have to lead a winner."""
+    cards = rng.choice((2, 3, 3, 4, 4, 5))
+    nil_seat = rng.randrange(4)
+    others = [q for q in range(4) if q != nil_seat]
+    partners = [q for q in others if rng.random() < 0.4]
+    suits = rng.sample(range(4), rng.randint(1, 3))
+    hands = [0, 0, 0, 0]
+    high = [c for c in range(52) if c // 13 in suits and c % 13 >= rng.choice((4, 6, 8))]
+    rng.shuffle(high)
+    while bin(hands[nil_seat]).count("1") < cards and high:
+        c = high.pop()
+        q = nil_seat if rng.random() < 0.7 else rng.choice(others)
+        if bin(hands[q]).count("1") < cards:
+            hands[q] |= 1 << c
+    deal_rest(rng, hands, cards, list(range(52)))
+    side = sum(1 << q for q in partners) | (1 << nil_seat)
+    breaking = rng.random() < 0.5
+    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.6,
+                count=side if rng.random() < 0.8 else rng.randrange(16), nil_seat=nil_seat)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nil_forced_to_win(seed):
+    """The nil hand forced to win the trick about to be led (an opponent
+    leads under its lowest card of a suit no partner can beat it in, or it
+    leads and every suit it may lead is such a suit): a lost nil at every
+    target (with the sure bounds it adds to).  Every verdict is checked;
+    the rule must decide targets the sure bounds leave open."""
+    assert added_verdicts(forced_nil_position, 150, 9700 + seed, FORCED, lambda rem: (0, 1)) >= 15
