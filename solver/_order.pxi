@@ -174,9 +174,11 @@ cdef void order_moves(const Search* ctx, int seat, Move* mv, int n) noexcept nog
 
 cdef void _order_lead_nil(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
     """Leads in a nil query.  The nil hand leads the cards with the most
-    cards of other hands above them.  Its opponents lead low in the
-    suits where the nil hand's lowest card is high and its partners
-    hold few cards above it (the nil hand may be forced to win)."""
+    cards of other hands above them.  Its opponents lead in the suits
+    where the nil hand's lowest card is high, its partners hold few cards
+    above it and they hold many below it (the nil hand may be forced to
+    win), their highest card under it first (the lower ones stay to lead
+    under it again)."""
     cdef int nil = ctx.q.nil
     cdef int i, c, s, r, lo, q
     cdef uint64_t ns, ms, ps, os
@@ -199,7 +201,7 @@ cdef void _order_lead_nil(const Search* ctx, int seat, Move* mv, int n) noexcept
         for q in range(4):
             if q != nil and (ctx.q.side >> q) & 1:
                 ps |= _suit(ctx.st.hand[q], s)
-        mv[i].score = 100 + 4 * lo - 20 * ds_pop(ps >> lo) - r
+        mv[i].score = 100 + 4 * lo - 20 * ds_pop(ps >> lo) + 20 * ds_pop(ms & ((DS_ONE << lo) - 1)) + r
         if r > lo:
             mv[i].score -= 60
 
@@ -453,7 +455,7 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
     cdef int good
     cdef int pw
     cdef int i, k, q, c, s, r, my_top, my_low_win, later_top, later_void, later_ruff
-    cdef int pd_later_top, safe
+    cdef int pd_later_top, safe, discard
     cdef uint64_t lat = 0, pd_lat = 0, mine, hi
     cdef int lens[4]
     cdef int bottoms[4]
@@ -465,12 +467,21 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
     if ctx.q.nil >= 0 and not team and not (pos > ((ctx.q.nil - leader) & 3) and wseat == ctx.q.nil):
         # an opponent of the nil hand: under it when it is still to
         # play (it may be forced to win); when it has lost the trick,
-        # win cheaply (the lead), else low
+        # win cheaply (the lead), else low; void, shed high cards
         k = pos > ((ctx.q.nil - leader) & 3)
+        discard = _suit(ctx.st.hand[seat], ls) == 0
         for i in range(n):
             c = mv[i].card
             if k and _beats(c, wc):
                 mv[i].score = 200 - c % 13
+            elif discard:
+                # discard high, first the cards above the nil hand's
+                # lowest of their suit; keep those under it (to lead
+                # under it later) and those of suits it does not hold
+                s = c // 13
+                r = c % 13
+                mv[i].score = (50 if r < ds_ctz(_suit(ctx.st.hand[ctx.q.nil], s) | (DS_ONE << 13))
+                               else 100) + r
             else:
                 mv[i].score = 100 - c % 13
         return
