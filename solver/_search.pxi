@@ -207,7 +207,8 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     proves the result.  A card the cutoff cache names for this position
     is tried before the moves are generated: when it proves the result
     (most nodes), generating and ordering the others is saved; else the
-    others follow in their order, as if it had been first in the list."""
+    others follow in their order, as if it had been first in the list.
+    A seat following with one legal card plays it (no order, no cache)."""
     cdef int tlen = ctx.st.tlen
     cdef int leader = ctx.st.tleader
     cdef int seat = (leader + tlen) & 3
@@ -220,18 +221,31 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     cdef int lw[4]
     cdef uint64_t cb, crw, cw, acc = 0, r, ch = 0
     cdef int cached = -1
-    if ctx.features & FEATURE_CUTOFF:
-        ch = cutoff_hash(ctx, seat)
-        cached = cutoff_move(ctx, ch, seat)
-    if cached >= 0:
-        mv[0].card = cached
+    cdef uint64_t legal = 0
+    if tlen:
+        legal = ctx.st.hand[seat] & (DS_SUIT << (13 * (ctx.st.tcard[0] // 13)))
+        if legal == 0:
+            legal = ctx.st.hand[seat]
+        if legal & (legal - 1):
+            legal = 0
+    if legal:
+        # one legal card: nothing to order, nothing for the cache to learn
+        mv[0].card = ds_ctz(legal)
         n = 1
-        listed = 0
-    else:
-        n = ordered_moves(ctx, seat, mv, -1)
         listed = 1
-        if n == 1:
-            ch = 0      # (a forced move teaches the cache nothing)
+    else:
+        if ctx.features & FEATURE_CUTOFF:
+            ch = cutoff_hash(ctx, seat)
+            cached = cutoff_move(ctx, ch, seat)
+        if cached >= 0:
+            mv[0].card = cached
+            n = 1
+            listed = 0
+        else:
+            n = ordered_moves(ctx, seat, mv, -1)
+            listed = 1
+            if n == 1:
+                ch = 0      # (a forced move teaches the cache nothing)
     best = -2 if maxnode else 99
     lw[0] = 0
     lw[1] = 13
