@@ -41,7 +41,7 @@ ctypedef struct TTBucket:
     TTSlot slot[BUCKET]
 
 # Shape directory entry: which keys have patterns filed for one shape and
-# meta bits (_dir_bit: the free-suit sets, the numbers of fixed top cards),
+# meta bits (bit k: key number k, _table.pxi's KEY_KEEP),
 # so that a lookup probes only those; a shape whose entry is replaced by
 # another's in its 4-way set is not found until it is stored again.
 ctypedef struct DirEntry:

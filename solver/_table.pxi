@@ -13,10 +13,11 @@
 cdef enum:
     NO_HIT = -100           # a probe found nothing usable
     NCLS = 3                # key classes: 1 to NCLS top cards fixed in every suit
+    NKEYS = 15 + NCLS       # keys of one shape: the 15 sets of free suits, the NCLS classes
     DIR_PER_BUCKET = 32     # shape directory entries per bucket
     GROW_ON_EVICT = 64      # grow once replacements reach 1/64 of the slots
     MIN_BUCKETS = 1 << 10
-    HKEY_DIR = 27           # TTSlot.hkey: the key's directory bit (_dir_bit) from this bit on,
+    HKEY_DIR = 27           # TTSlot.hkey: the key number from this bit on,
     HKEY_BUCKET = (1 << 27) - 1     # the low bits of its hash below it (at most 1 << 27 buckets)
 
 
@@ -35,16 +36,32 @@ cdef inline uint64_t _shape_base(uint64_t shape, uint64_t meta) noexcept nogil:
 
 # The top four relative ranks of every suit (bits 9-12 of its 13-bit field).
 cdef uint64_t TOP4 = 0xF007803C01E00
-# Per number of fixed top cards k (1-4): the top k bits of every 4-bit group
-# of a _top_code.
-cdef uint64_t TOP_KEEP[5]
-TOP_KEEP[:] = [0, 0x8884442221110, 0xCCC6663331998, 0xEEE7773BB9DDC, 0xFFF7FFBFFDFFE]
-# Per number of suits n (0-4): the sets of n suits, as a 16-bit mask.
-cdef uint16_t ZSETS_OF[5]
-ZSETS_OF[:] = [sum(1 << z for z in range(16) if bin(z).count("1") == n) for n in range(5)]
-# Per set of suits: their 13-bit fields.
-cdef uint64_t SUIT_FIELDS[16]
-SUIT_FIELDS[:] = [sum(0x1FFF << (13 * s) for s in range(4) if (z >> s) & 1) for z in range(16)]
+
+# The keys of one shape and meta bits, numbered in the order a lookup
+# probes them (NKEYS in all): first the sets of free suits, more free suits
+# first (their patterns are the more general), each with the top card of
+# the other suits fixed; then 1 to NCLS top cards fixed in every suit.
+# Per key number: the bits of a _top_code it keeps, and a constant that
+# sets its hash apart.
+cdef uint64_t KEY_KEEP[NKEYS]
+cdef uint64_t KEY_SALT[NKEYS]
+# Per set of free suits (1-15): its key number.
+cdef int ZSET_KEY[16]
+
+
+def _key_numbers():
+    top_keep = [0, 0x8884442221110, 0xCCC6663331998, 0xEEE7773BB9DDC]
+    zsets = sorted(range(1, 16), key=lambda z: (-bin(z).count("1"), -z))
+    keys = [(1, z) for z in zsets] + [(c, 0) for c in range(1, NCLS + 1)]
+    for k, (cls, zset) in enumerate(keys):
+        fields = sum(0x1FFF << (13 * s) for s in range(4) if (zset >> s) & 1)
+        KEY_KEEP[k] = top_keep[cls] & ~fields & 0xFFFFFFFFFFFFFFFF
+        KEY_SALT[k] = ((cls | (zset << 4)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        if zset:
+            ZSET_KEY[zset] = k
+
+
+_key_numbers()
 
 
 cdef inline uint64_t _top_code(const uint64_t* rel) noexcept nogil:
@@ -55,14 +72,11 @@ cdef inline uint64_t _top_code(const uint64_t* rel) noexcept nogil:
     return (rel[0] & TOP4) | ((rel[1] & TOP4) >> 4) | ((rel[2] & TOP4) >> 8)
 
 
-cdef inline uint64_t _key_hash(uint64_t base, uint64_t top, int cls, int zset) noexcept nogil:
+cdef inline uint64_t _key_hash(uint64_t base, uint64_t top, int key) noexcept nogil:
     """Hash of a table key: the shape and meta bits (``base``:
-    _shape_base), a set of free suits (``zset``: suits whose cards a
-    pattern leaves free) and the holders of the top ``cls`` (<= 4) cards of
-    every other suit (``top``: _top_code)."""
-    cdef uint64_t keep = TOP_KEEP[cls] & ~SUIT_FIELDS[zset]
-    return _mix(base ^ (top & keep) * <uint64_t>0xD6E8FEB86659FD93
-                ^ <uint64_t>(cls | (zset << 4)) * <uint64_t>0x94D049BB133111EB)
+    _shape_base), the key number and the holders of the top cards it fixes
+    (``top``: _top_code)."""
+    return _mix(base ^ (top & KEY_KEEP[key]) * <uint64_t>0xD6E8FEB86659FD93 ^ KEY_SALT[key])
 
 
 cdef inline size_t tt_bytes_per_bucket() noexcept nogil:
@@ -181,15 +195,9 @@ cdef DirEntry* _dir_find(Table* t, uint64_t h) noexcept nogil:
     return NULL
 
 
-cdef inline int _dir_bit(int cls, int zset) noexcept nogil:
-    """A key's bit in a directory entry: bits 1-15 the free-suit sets,
-    16 to 15 + NCLS the keys of 1 to NCLS fixed top cards."""
-    return zset if zset else 15 + cls
-
-
-cdef void _dir_add(Table* t, uint64_t h, int bit) noexcept nogil:
-    """List the key of directory bit ``bit`` (_dir_bit) in the directory
-    entry of hash ``h`` (_mix(_shape_base) | 1)."""
+cdef void _dir_add(Table* t, uint64_t h, int key) noexcept nogil:
+    """List key number ``key`` in the directory entry of hash ``h``
+    (_mix(_shape_base) | 1)."""
     cdef DirEntry* d = _dir_find(t, h)
     cdef DirEntry* base
     cdef int i
@@ -202,16 +210,16 @@ cdef void _dir_add(Table* t, uint64_t h, int bit) noexcept nogil:
                 break
         d.key = h
         d.keys = 0
-    d.keys |= <uint32_t>1 << bit
+    d.keys |= <uint32_t>1 << key
 
 
 cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                   int target, uint64_t alive, uint64_t* rw) noexcept nogil:
     """Look a trick-start position up: a bound that decides ``target``, or
-    NO_HIT.  The lookup probes the keys the shape's directory entry lists:
-    those of free-suit sets, the sets of more free suits first, then those
-    of 1 to NCLS fixed top cards, each key hashed when its turn comes (most
-    lookups end at the first or second key).  In the first bucket holding
+    NO_HIT.  The lookup probes the keys the shape's directory entry lists,
+    in the order of their numbers (free-suit sets, more free suits first;
+    then 1 to NCLS fixed top cards), each key hashed when its turn comes
+    (most lookups end at the first or second key).  In the first bucket holding
     entries that decide, it takes the one fixing fewest cards: the most
     general pattern reports the fewest relevant cards, so the entries its
     ancestors store are more general too."""
@@ -219,32 +227,17 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
     cdef DirEntry* d = _dir_find(t, _mix(base) | 1)
     cdef uint64_t top = _top_code(rel)
     cdef uint64_t h, mm, m, ms, out
-    cdef int z, cls = 0, k, s, cnt, best, fixed
-    cdef uint16_t zs, tag
-    cdef uint32_t classes
+    cdef int k, s, cnt, best, fixed
+    cdef uint16_t tag
+    cdef uint32_t keys
     cdef TTBucket* b
     cdef TTSlot* e
     if d == NULL:
         return NO_HIT
-    zs = <uint16_t>d.keys
-    classes = d.keys >> 16
-    while True:
-        if zs:
-            # the sets of more free suits first: more general patterns
-            if zs & (ZSETS_OF[4] | ZSETS_OF[3]):
-                z = ds_hib(zs & (ZSETS_OF[4] | ZSETS_OF[3]))
-            elif zs & ZSETS_OF[2]:
-                z = ds_hib(zs & ZSETS_OF[2])
-            else:
-                z = ds_hib(zs)
-            zs &= ~(1 << z)
-            h = _key_hash(base, top, 1, z)
-        elif classes:
-            cls = ds_ctz(classes) + 1
-            classes &= classes - 1
-            h = _key_hash(base, top, cls, 0)
-        else:
-            return NO_HIT
+    keys = d.keys
+    while keys:
+        h = _key_hash(base, top, ds_ctz(keys))
+        keys &= keys - 1
         b = t.bucket + (h & (t.buckets - 1))
         tag = <uint16_t>((h >> 48) | 1)
         mm = ds_tag_match32(b.tag, tag)
@@ -254,11 +247,9 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
             k = ds_ctz(mm)
             mm &= mm - 1
             e = &b.slot[k]
-            if e.meta != meta or e.shape != shape:
-                continue
             m = e.mask
             if (rel[0] & m) != e.pat[0] or (rel[1] & m) != e.pat[1] \
-                    or (rel[2] & m) != e.pat[2]:
+                    or (rel[2] & m) != e.pat[2] or e.shape != shape or e.meta != meta:
                 continue
             if (e.lower >= target or e.upper < target) and ds_pop(m) < fixed:
                 # of the entries that decide, the one fixing fewest cards
@@ -276,6 +267,7 @@ cdef int tt_probe(Table* t, uint64_t shape, uint16_t meta, const uint64_t* rel,
                     out |= _kth_highest(_suit(alive, s), cnt) << (13 * s)
             rw[0] = out
             return e.lower if e.lower >= target else e.upper
+    return NO_HIT
 
 
 cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta,
@@ -291,6 +283,7 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     cdef TTSlot* e
     cdef uint64_t p0, p1, p2, h, base
     cdef uint16_t tag
+    cdef int key
     cls = NCLS
     zset = 0
     for s in range(4):
@@ -314,10 +307,9 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     p2 = rel[2] & mask
     t.stamp += 1
     base = _shape_base(shape, meta)
-    if zset:
-        cls = 1
-    _dir_add(t, _mix(base) | 1, _dir_bit(cls, zset))
-    h = _key_hash(base, _top_code(rel), cls, zset)
+    key = ZSET_KEY[zset] if zset else 15 + cls - 1
+    _dir_add(t, _mix(base) | 1, key)
+    h = _key_hash(base, _top_code(rel), key)
     b = t.bucket + (h & (t.buckets - 1))
     tag = <uint16_t>((h >> 48) | 1)
     mm = ds_tag_match32(b.tag, tag)
@@ -354,7 +346,7 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     e.shape = shape
     e.meta = meta
     e.mask = mask
-    e.hkey = (<uint32_t>h & HKEY_BUCKET) | (<uint32_t>_dir_bit(cls, zset) << HKEY_DIR)
+    e.hkey = (<uint32_t>h & HKEY_BUCKET) | (<uint32_t>key << HKEY_DIR)
     e.pat[0] = p0
     e.pat[1] = p1
     e.pat[2] = p2
