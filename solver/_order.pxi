@@ -455,7 +455,7 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
     cdef int good
     cdef int pw
     cdef int i, k, q, c, s, r, my_top, my_low_win, later_top, later_void, later_ruff
-    cdef int pd_later_top, safe, discard
+    cdef int pd_later_top, safe, discard, under
     cdef uint64_t lat = 0, pd_lat = 0, mine, hi
     cdef int lens[4]
     cdef int bottoms[4]
@@ -467,13 +467,18 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
     if ctx.q.nil >= 0 and not team and not (pos > ((ctx.q.nil - leader) & 3) and wseat == ctx.q.nil):
         # an opponent of the nil hand: under it when it is still to
         # play (it may be forced to win); when it has lost the trick,
-        # win cheaply (the lead), else low; void, shed high cards
+        # win cheaply (the lead), else high, keeping the cards under its
+        # lowest of the suit (to lead under it later); void, shed high
         k = pos > ((ctx.q.nil - leader) & 3)
         discard = _suit(ctx.st.hand[seat], ls) == 0
+        under = ds_ctz(_suit(ctx.st.hand[ctx.q.nil], ls) | (DS_ONE << 13))
         for i in range(n):
             c = mv[i].card
             if k and _beats(c, wc):
                 mv[i].score = 200 - c % 13
+            elif k and not discard:
+                r = c % 13
+                mv[i].score = 50 - r if r < under else 100 + r
             elif discard:
                 # discard high, first the cards above the nil hand's
                 # lowest of their suit; keep those under it (to lead
