@@ -275,9 +275,12 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
                    int rem) noexcept nogil:
     """File the result ``value`` of a null-window search at ``target`` for the
     position (``hand``; ``rel``: relative holdings of seats 0-2) with the
-    ranks its relevant cards ``rw`` fix; ``rem``: tricks left."""
-    cdef uint64_t mask = 0, r, a, mm
-    cdef int s, k, low, cnt, victim, cls, n, zset
+    ranks its relevant cards ``rw`` fix; ``rem``: tricks left.  The entry of
+    the same pattern takes the bound if there is one; entries under the same
+    key that the new bounds make redundant are freed (after macroxue's
+    bridge-solver, whose pattern update absorbs narrower patterns)."""
+    cdef uint64_t mask = 0, r, a, mm, cand
+    cdef int s, k, low, cnt, victim, cls, n, zset, lower, upper, same
     cdef uint32_t best
     cdef TTBucket* b
     cdef TTSlot* e
@@ -312,21 +315,46 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     h = _key_hash(base, _top_code(rel), key)
     b = t.bucket + (h & (t.buckets - 1))
     tag = <uint16_t>((h >> 48) | 1)
-    mm = ds_tag_match32(b.tag, tag)
+    if value >= target:
+        lower = value
+        upper = rem
+    else:
+        lower = -1
+        upper = value
+    # the entry of this pattern, if there is one, takes the bound
+    same = -1
+    cand = ds_tag_match32(b.tag, tag)
+    mm = cand
     while mm:
         k = ds_ctz(mm)
         mm &= mm - 1
         e = &b.slot[k]
-        if e.meta == meta and e.shape == shape and e.mask == mask \
-                and e.pat[0] == p0 and e.pat[1] == p1 and e.pat[2] == p2:
-            if value >= target:
-                if value > e.lower:
-                    e.lower = <int8_t>value
-            else:
-                if value < e.upper:
-                    e.upper = <int8_t>value
+        if e.mask == mask and e.pat[0] == p0 and e.pat[1] == p1 and e.pat[2] == p2 \
+                and e.shape == shape and e.meta == meta:
+            if lower > e.lower:
+                e.lower = <int8_t>lower
+            if upper < e.upper:
+                e.upper = <int8_t>upper
+            lower = e.lower
+            upper = e.upper
             b.stamp[k] = t.stamp
-            return
+            same = k
+            cand &= ~(DS_ONE << k)
+            break
+    # entries of narrower patterns (fixing these cards and more) whose bounds
+    # are no tighter say nothing this entry does not: free their slots
+    mm = cand
+    while mm:
+        k = ds_ctz(mm)
+        mm &= mm - 1
+        e = &b.slot[k]
+        if e.lower <= lower and e.upper >= upper and (e.mask & mask) == mask \
+                and (e.pat[0] & mask) == p0 and (e.pat[1] & mask) == p1 \
+                and (e.pat[2] & mask) == p2 and e.shape == shape and e.meta == meta:
+            b.tag[k] = 0
+            t.used -= 1
+    if same >= 0:
+        return
     mm = ds_tag_match32(b.tag, 0)
     if mm:
         victim = ds_ctz(mm)
@@ -350,12 +378,8 @@ cdef void tt_store(Table* t, const uint64_t* hand, uint64_t shape, uint16_t meta
     e.pat[0] = p0
     e.pat[1] = p1
     e.pat[2] = p2
-    if value >= target:
-        e.lower = <int8_t>value
-        e.upper = <int8_t>rem
-    else:
-        e.lower = -1
-        e.upper = <int8_t>value
+    e.lower = <int8_t>lower
+    e.upper = <int8_t>upper
     if t.buckets < t.max_buckets and (
             t.used * 4 > t.buckets * BUCKET * 3
             or t.evicted * GROW_ON_EVICT > t.buckets * BUCKET):
