@@ -274,7 +274,7 @@ cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* r
     return 0
 
 
-cdef int trump_sure_tricks(const uint64_t* hand, int team, int need, uint64_t* rw) noexcept nogil:
+cdef inline int trump_sure_tricks(const uint64_t* hand, int team, int need, uint64_t* rw) noexcept nogil:
     """Tricks the seats of ``team`` (a seat mask) win with trumps whatever
     anyone plays, when they are at least ``need``; a smaller count only
     says so (callers compare the count with ``need``).  Every card is
@@ -656,7 +656,7 @@ cdef enum:
     NO_BOUND = -100         # no bound decides the target
 
 
-cdef int trick_bounds(const Search* ctx, int target, uint64_t* rw) noexcept nogil:
+cdef inline int trick_bounds(const Search* ctx, int target, uint64_t* rw) noexcept nogil:
     """The trick in progress (one to three cards played): who is sure to
     win it?"""
     cdef int rem, tm
@@ -679,7 +679,7 @@ cdef int trick_bounds(const Search* ctx, int target, uint64_t* rw) noexcept nogi
     return NO_BOUND
 
 
-cdef int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
+cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
     """A trick start with ``rem`` >= 2 tricks left, before the table: the
     counted seats, the nil rules and the trump sure tricks (won whoever
     leads: see trump_sure_tricks)."""
@@ -759,7 +759,7 @@ cdef int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noex
     return NO_BOUND
 
 
-cdef int leader_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
+cdef inline int leader_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
     """A trick start with ``rem`` >= 2 tricks left, after the table: the
     quick tricks of the leader (cashing top cards, keeping the lead)."""
     cdef int leader = ctx.st.tleader

@@ -105,7 +105,7 @@ cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
         mv[j + 1] = m
 
 
-cdef int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
+cdef inline int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
     """Legal moves of ``seat``: one card per group of equivalent cards."""
     cdef uint64_t h = ctx.st.hand[seat]
     cdef uint64_t legal, hs, a, o, r, reps, f

@@ -185,7 +185,7 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     return res
 
 
-cdef uint64_t extend_rw(const Search* ctx, uint64_t rw, int seat) noexcept nogil:
+cdef inline uint64_t extend_rw(const Search* ctx, uint64_t rw, int seat) noexcept nogil:
     """Relevant cards as seen by an ancestor: when the lowest relevant
     card of a suit is in ``seat``'s hand, the cards of that hand
     equivalent to it here (one move in this node's search, though perhaps
