@@ -6,9 +6,9 @@
 # a key of the shape, the meta bits and either the holders of the top 1 to
 # NCLS cards of every suit, or the set of suits it leaves free plus the
 # holder of the top card of the others; a small shape directory lists, per
-# shape, the free-suit sets filed.  The table starts at MIN_BUCKETS buckets
-# and doubles while it fills, up to its cap; then it replaces its least
-# recently used slots.
+# shape and meta bits, the keys filed, which a lookup probes in turn.  The
+# table starts at MIN_BUCKETS buckets and doubles while it fills, up to its
+# cap; then it replaces its least recently used slots.
 
 cdef enum:
     NO_HIT = -100           # a probe found nothing usable
