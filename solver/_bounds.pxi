@@ -153,6 +153,25 @@ cdef inline int _nil_lowest(uint64_t nh, int low, int on_lead, int low_lead) noe
     return low_lead or not on_lead
 
 
+cdef inline int _leaves_nil_winning(const uint64_t* hand, int q, int side, int s,
+                                    int low) noexcept nogil:
+    """Does seat ``q`` (not the nil hand), playing to a trick in suit ``s``
+    that the nil hand wins with its card of rank ``low`` or higher, leave
+    it the winner, its opponents playing to make it win?  A partner (a seat
+    of ``side``) cannot beat it: no card of ``s`` above it and, ``s`` a
+    side suit, no spade while void in ``s``; an opponent has a card that
+    does not: one of ``s`` below it, or void, one that is not a spade (or
+    ``s`` is spades)."""
+    cdef uint64_t qs = _suit(hand[q], s)
+    if (side >> q) & 1:
+        if qs:
+            return ds_hib(qs) < low
+        return s == 0 or not (hand[q] & DS_SPADES)
+    if qs:
+        return ds_ctz(qs) < low
+    return s == 0 or (hand[q] & DS_NOT_SPADES) != 0
+
+
 cdef int nil_wins_trick(const uint64_t* hand, int nil, int side, int leader, int spades_led,
                         uint64_t* rw) noexcept nogil:
     """Must the nil hand win the trick ``leader`` is about to lead, its
@@ -178,7 +197,7 @@ cdef int nil_wins_trick(const uint64_t* hand, int nil, int side, int leader, int
     hand's cards of the suit and who holds the cards above ``L``; with the
     suit lengths, which seats hold a card below it; the voids and spade
     holdings are in the shape)."""
-    cdef uint64_t ns, qs, out = 0
+    cdef uint64_t ns, out = 0
     cdef int s, q, low, ok
     cdef int on_lead = leader == nil
     if not on_lead and (side >> leader) & 1:
@@ -192,22 +211,7 @@ cdef int nil_wins_trick(const uint64_t* hand, int nil, int side, int leader, int
         low = ds_ctz(ns)
         ok = 1
         for q in range(4):
-            if q == nil:
-                continue
-            qs = _suit(hand[q], s)
-            if (side >> q) & 1:
-                if qs:
-                    if ds_hib(qs) > low:
-                        ok = 0
-                        break
-                elif s and (hand[q] & DS_SPADES):
-                    ok = 0
-                    break
-            elif qs:
-                if ds_ctz(qs) > low:
-                    ok = 0
-                    break
-            elif s and not (hand[q] & DS_NOT_SPADES):
+            if q != nil and not _leaves_nil_winning(hand, q, side, s, low):
                 ok = 0
                 break
         if on_lead:
@@ -220,6 +224,37 @@ cdef int nil_wins_trick(const uint64_t* hand, int nil, int side, int leader, int
     if out == 0:
         return 0
     rw[0] = out
+    return 1
+
+
+cdef int nil_must_follow_over(const Search* ctx, uint64_t* rw) noexcept nogil:
+    """In the trick in progress, with the nil hand still to play: must it
+    win, its opponents playing to make it win?  As in nil_wins_trick, for
+    the suit led: the nil hand holds it and its lowest card ``L`` there
+    beats the card now winning (of the suit led: no ruff yet), no partner
+    still to play can beat ``L`` and every opponent still to play has a
+    card that does not beat it.  ``rw``: ``L`` (the trick's cards below it
+    may be any of their players' cards below it)."""
+    cdef int leader = ctx.st.tleader
+    cdef int nil = ctx.q.nil
+    cdef int ls = ctx.st.tcard[0] // 13
+    cdef int wc = ctx.st.tcard[ctx.st.twin]
+    cdef int k, q, low, later = 0
+    cdef uint64_t ns
+    for k in range(ctx.st.tlen, 4):
+        if ((leader + k) & 3) == nil:
+            later = 1
+    ns = _suit(ctx.st.hand[nil], ls)
+    if not later or ns == 0 or wc // 13 != ls:
+        return 0
+    low = ds_ctz(ns)
+    if 13 * ls + low < wc:
+        return 0
+    for k in range(ctx.st.tlen, 4):
+        q = (leader + k) & 3
+        if q != nil and not _leaves_nil_winning(ctx.st.hand, q, ctx.q.side, ls, low):
+            return 0
+    rw[0] = DS_ONE << (13 * ls + low)
     return 1
 
 
@@ -664,6 +699,8 @@ cdef inline int trick_bounds(const Search* ctx, int target, uint64_t* rw) noexce
         return NO_BOUND
     rem = ds_pop(ctx.st.hand[ctx.st.tleader]) + 1
     if ctx.q.nil >= 0 and trick_secure(ctx, 1 << ctx.q.nil, 1, rw):
+        return -1
+    if ctx.q.nil >= 0 and (ctx.features & FEATURE_FORCED) and nil_must_follow_over(ctx, rw):
         return -1
     # a team that can take the trick takes it if it helps: the
     # maximisers that count (the other maximisers play against them

@@ -26,6 +26,7 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
+from dummy_spades.solver.rules import legal_cards
 from solver_checks import REF, plain_engine, query, random_position
 from test_engine_split import spade_rich
 
@@ -536,12 +537,13 @@ def test_trump_tops_apart_both_bare():
 
 
 def forced_nil_position(rng: random.Random) -> Dict:
-    """A nil query at a trick start where the nil hand holds high cards of
-    a few suits (its lowest card of each often above the others' lowest),
-    the other hands the low cards, its partners (none, one or two) a few
-    of the high ones; anyone on lead, the breaking rule on or off, spades
-    often broken: the opponents may lead under the nil hand, or the nil
-    hand may have to lead a winner."""
+    """A nil query where the nil hand holds high cards of a few suits (its
+    lowest card of each often above the others' lowest), the other hands
+    the low cards, its partners (none, one or two) a few of the high ones;
+    anyone on lead, the breaking rule on or off, spades often broken, and
+    sometimes one or two cards of the trick played: the opponents may lead
+    under the nil hand, or the nil hand may have to lead or play a
+    winner."""
     cards = rng.choice((2, 3, 3, 4, 4, 5))
     nil_seat = rng.randrange(4)
     others = [q for q in range(4) if q != nil_seat]
@@ -558,16 +560,28 @@ def forced_nil_position(rng: random.Random) -> Dict:
     deal_rest(rng, hands, cards, list(range(52)))
     side = sum(1 << q for q in partners) | (1 << nil_seat)
     breaking = rng.random() < 0.5
-    return dict(hands=hands, leader=rng.randrange(4), side=side, trick=(), breaking=breaking,
-                spades_broken=not breaking or rng.random() < 0.6,
-                count=side if rng.random() < 0.8 else rng.randrange(16), nil_seat=nil_seat)
+    broken = not breaking or rng.random() < 0.6
+    leader = rng.randrange(4)
+    trick: List[int] = []
+    if rng.random() < 0.4:
+        # one or two cards of the trick played (the nil hand may be still to play)
+        for i in range(rng.choice((1, 2))):
+            seat = (leader + i) % 4
+            legal = legal_cards(hands[seat], trick, broken, breaking)
+            card = rng.choice([c for c in range(52) if legal >> c & 1])
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+    return dict(hands=hands, leader=leader, side=side, trick=tuple(trick), breaking=breaking,
+                spades_broken=broken, count=side if rng.random() < 0.8 else rng.randrange(16),
+                nil_seat=nil_seat)
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_nil_forced_to_win(seed):
     """The nil hand forced to win the trick about to be led (an opponent
     leads under its lowest card of a suit no partner can beat it in, or it
-    leads and every suit it may lead is such a suit): a lost nil at every
+    leads and every suit it may lead is such a suit), or the trick in
+    progress (it must follow over the card winning it): a lost nil at every
     target (with the sure bounds it adds to).  Every verdict is checked;
     the rule must decide targets the sure bounds leave open."""
     assert added_verdicts(forced_nil_position, 150, 9700 + seed, FORCED, lambda rem: (0, 1)) >= 15
