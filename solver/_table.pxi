@@ -143,7 +143,8 @@ cdef void _tt_grow(Table* t) noexcept nogil:
     cdef TTBucket* nt = <TTBucket*>calloc(nb, sizeof(TTBucket))
     cdef DirEntry* nd = <DirEntry*>calloc(nb * DIR_PER_BUCKET, sizeof(DirEntry))
     cdef size_t i, used = 0
-    cdef int k, j
+    cdef int k, j, half
+    cdef int fill[2]
     cdef TTBucket* src
     cdef TTBucket* dst
     if nd == NULL:
@@ -154,18 +155,21 @@ cdef void _tt_grow(Table* t) noexcept nogil:
         t.max_buckets = ob
         return
     for i in range(ob):
+        # the slots of bucket i go to bucket i or i + ob, filled in order
         src = &old[i]
+        fill[0] = 0
+        fill[1] = 0
         for k in range(BUCKET):
             if src.tag[k] == 0:
                 continue
-            dst = nt + (src.slot[k].hkey & HKEY_BUCKET & (nb - 1))
-            for j in range(BUCKET):
-                if dst.tag[j] == 0:
-                    dst.tag[j] = src.tag[k]
-                    dst.stamp[j] = src.stamp[k]
-                    dst.slot[j] = src.slot[k]
-                    used += 1
-                    break
+            half = (src.slot[k].hkey & ob) != 0
+            dst = nt + i + half * ob
+            j = fill[half]
+            fill[half] = j + 1
+            dst.tag[j] = src.tag[k]
+            dst.stamp[j] = src.stamp[k]
+            dst.slot[j] = src.slot[k]
+            used += 1
     free(old)
     t.bucket = nt
     # the shape directory: re-derive it from the slots
