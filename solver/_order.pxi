@@ -108,31 +108,38 @@ cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
 cdef inline int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
     """Legal moves of ``seat``: one card per group of equivalent cards."""
     cdef uint64_t h = ctx.st.hand[seat]
-    cdef uint64_t legal, hs, a, o, r, reps, f
+    cdef uint64_t legal, hs, a, d, g, reps
     cdef int n = 0, s
     if ctx.st.tlen:
-        f = h & (<uint64_t>DS_SUIT << (13 * (ctx.st.tcard[0] // 13)))
-        legal = f if f else h
+        s = ctx.st.tcard[0] // 13
+        legal = h & (DS_SUIT << (13 * s))
+        if legal == 0:
+            legal = h
     else:
         legal = h
         if ctx.q.breaking and not ctx.st.broken and (h & DS_NOT_SPADES):
             legal = h & DS_NOT_SPADES
-    for s in range(4):
+    while legal:
+        s = ds_ctz(legal) // 13
         hs = _suit(legal, s)
-        if hs == 0:
-            continue
+        legal &= ~(DS_SUIT << (13 * s))
         # the top card of each run of the hand's cards with no other live
-        # card between them (cards out of play do not separate)
-        o = _suit(ctx.st.alive, s) & ~hs
-        reps = 0
-        r = hs
-        while r:
-            a = DS_ONE << ds_hib(r)
-            reps |= a
-            a = o & (a - 1)
-            if a == 0:
-                break
-            r &= (DS_ONE << ds_hib(a)) - 1
+        # card between them (cards out of play do not separate): a card
+        # whose next live card up is another hand's or none; ``g``: the
+        # ranks from which the next live card up (this one included) is
+        # another hand's or none (bit 13: none), spread down over the
+        # cards out of play in four doubling steps
+        a = _suit(ctx.st.alive, s)
+        g = (a & ~hs) | (DS_ONE << 13)
+        d = DS_SUIT & ~a
+        g |= d & (g >> 1)
+        d &= d >> 1
+        g |= d & (g >> 2)
+        d &= d >> 2
+        g |= d & (g >> 4)
+        d &= d >> 4
+        g |= d & (g >> 8)
+        reps = hs & (g >> 1)
         while reps:
             out[n].card = 13 * s + ds_ctz(reps)
             out[n].score = 0
