@@ -464,8 +464,7 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
     cdef int i, k, q, c, s, r, my_top, my_low_win, later_top, later_void, later_ruff
     cdef int pd_later_top, safe, discard, under
     cdef uint64_t lat = 0, pd_lat = 0, mine, hi
-    cdef int lens[4]
-    cdef int bottoms[4]
+    cdef int prev, low
     if ctx.q.nil >= 0:
         good = (15 & ~(1 << ctx.q.nil)) if team else (1 << ctx.q.nil)
     else:
@@ -550,18 +549,15 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
                 mv[i].score = 100 - r
         return
     # void in the suit led: ruff or discard
-    for s in range(4):
-        lens[s] = ds_pop(_suit(ctx.st.hand[seat], s))
-        bottoms[s] = 99
-    for i in range(n):
-        s = mv[i].card // 13
-        if mv[i].card < bottoms[s]:
-            bottoms[s] = mv[i].card
     safe = pos == 3 or (lat and wc > later_top and not later_ruff) or (wc // 13 == 0 and not later_ruff)
+    prev = -1
     for i in range(n):
         c = mv[i].card
         s = c // 13
-        r = c % 13
+        r = c - 13 * s
+        # the lowest move of its suit (the moves come suit by suit, up)
+        low = s != prev
+        prev = s
         if s == 0:
             if pw and safe:
                 mv[i].score = 10 - r
@@ -571,11 +567,11 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
                 else:
                     mv[i].score = 10 - r
             elif pos == 3 or lat or not later_ruff:
-                mv[i].score = 300 - r if c == bottoms[0] else 20 - r
+                mv[i].score = 300 - r if low else 20 - r
             else:
                 mv[i].score = 250 + r
-        elif c == bottoms[s]:
-            mv[i].score = 100 + lens[s]
+        elif low:
+            mv[i].score = 100 + ds_pop(_suit(ctx.st.hand[seat], s))
         else:
             mv[i].score = 30 - r
 
