@@ -238,7 +238,7 @@ cdef void _order_lead_pair(const Search* ctx, int seat, Move* mv, int n) noexcep
     for i in range(n):
         c = mv[i].card
         s = c // 13
-        r = c % 13
+        r = c - 13 * s
         if s != cur:
             # the suit's facts, once per suit (moves come suit by suit)
             cur = s
@@ -528,18 +528,18 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
             safe = 1
         if not _beats(my_top, wc) or (pw and safe):
             for i in range(n):
-                mv[i].score = 100 - mv[i].card % 13
+                mv[i].score = 100 + 13 * ls - mv[i].card
             return
         if pos == 1 and not pw and pd_later_top > wc and (not lat or pd_later_top > later_top):
             # partner, still to play, can beat the trick: second hand low
             for i in range(n):
-                mv[i].score = 100 - mv[i].card % 13
+                mv[i].score = 100 + 13 * ls - mv[i].card
             return
         hi = mine & ~((DS_ONE << (wc - 13 * ls + 1)) - 1) if wc // 13 == ls else mine
         my_low_win = 13 * ls + ds_ctz(hi)
         for i in range(n):
             c = mv[i].card
-            r = c % 13
+            r = c - 13 * ls
             if _beats(c, wc):
                 if pos == 3 or not lat or (my_low_win > later_top and not later_ruff):
                     mv[i].score = 200 - r
