@@ -108,43 +108,39 @@ cdef inline void _sort_moves(Move* mv, int n) noexcept nogil:
 cdef inline int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil:
     """Legal moves of ``seat``: one card per group of equivalent cards."""
     cdef uint64_t h = ctx.st.hand[seat]
-    cdef uint64_t legal, hs, a, d, g, reps
-    cdef int n = 0, s
+    cdef uint64_t legal, g, d, reps
+    cdef uint64_t tops = (DS_ONE << 12) | (DS_ONE << 25) | (DS_ONE << 38) | (DS_ONE << 51)
+    cdef int n = 0
     if ctx.st.tlen:
-        s = ctx.st.tcard[0] // 13
-        legal = h & (DS_SUIT << (13 * s))
+        legal = h & (DS_SUIT << (13 * (ctx.st.tcard[0] // 13)))
         if legal == 0:
             legal = h
     else:
         legal = h
         if ctx.q.breaking and not ctx.st.broken and (h & DS_NOT_SPADES):
             legal = h & DS_NOT_SPADES
-    while legal:
-        s = ds_ctz(legal) // 13
-        hs = _suit(legal, s)
-        legal &= ~(DS_SUIT << (13 * s))
-        # the top card of each run of the hand's cards with no other live
-        # card between them (cards out of play do not separate): a card
-        # whose next live card up is another hand's or none; ``g``: the
-        # ranks from which the next live card up (this one included) is
-        # another hand's or none (bit 13: none), spread down over the
-        # cards out of play in four doubling steps
-        a = _suit(ctx.st.alive, s)
-        g = (a & ~hs) | (DS_ONE << 13)
-        d = DS_SUIT & ~a
-        g |= d & (g >> 1)
-        d &= d >> 1
-        g |= d & (g >> 2)
-        d &= d >> 2
-        g |= d & (g >> 4)
-        d &= d >> 4
-        g |= d & (g >> 8)
-        reps = hs & (g >> 1)
-        while reps:
-            out[n].card = 13 * s + ds_ctz(reps)
-            out[n].score = 0
-            n += 1
-            reps &= reps - 1
+    # the top card of each run of the hand's cards with no other live card
+    # between them (cards out of play do not separate): a card whose next
+    # live card up its suit is another hand's, or that has none.  All suits
+    # at once: ``g``, the cards whose next card up is another hand's live
+    # card or the top of their suit, spread down over the cards whose next
+    # card up is out of play (``d``, never the top of a suit, so nothing
+    # crosses into another suit) in four doubling steps
+    g = (((ctx.st.alive & ~h) >> 1) & ~tops) | tops
+    d = (~ctx.st.alive >> 1) & ~tops
+    g |= d & (g >> 1)
+    d &= d >> 1
+    g |= d & (g >> 2)
+    d &= d >> 2
+    g |= d & (g >> 4)
+    d &= d >> 4
+    g |= d & (g >> 8)
+    reps = legal & g
+    while reps:
+        out[n].card = ds_ctz(reps)
+        out[n].score = 0
+        n += 1
+        reps &= reps - 1
     return n
 
 
