@@ -168,8 +168,8 @@ cdef void order_moves(const Search* ctx, int seat, Move* mv, int n) noexcept nog
         _order_follow(ctx, seat, mv, n)
     elif ctx.q.nil >= 0 and (seat == ctx.q.nil or not me):
         _order_lead_nil(ctx, seat, mv, n)
-    elif (me == ((ctx.q.side >> ((seat + 2) & 3)) & 1) and me != ((ctx.q.side >> ((seat + 1) & 3)) & 1)
-            and me != ((ctx.q.side >> ((seat + 3) & 3)) & 1)):
+    elif (ctx.q.side & 15) == 5 or (ctx.q.side & 15) == 10:
+        # partners opposite each other, facing two opponents
         _order_lead_pair(ctx, seat, mv, n)
     else:
         _order_lead(ctx, seat, mv, n)
