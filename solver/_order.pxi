@@ -59,26 +59,26 @@ cdef inline int cutoff_move(const Search* ctx, uint64_t h, int seat) noexcept no
     (the highest of the hand's cards equivalent to it), or -1 when the key
     has no card for ``seat`` or the card is not a legal play here."""
     cdef const CutoffEntry* e = &ctx.cut[h & (CUT_SIZE - 1)]
-    cdef int c, s
-    cdef uint64_t hand = ctx.st.hand[seat], hs, o
+    cdef int c
+    cdef uint64_t hand = ctx.st.hand[seat], sm, o
     if e.check != <uint32_t>((h >> 32) | 1):
         return -1
     c = e.card[seat]
     if c < 0 or not (hand >> c) & 1:
         return -1
-    s = c // 13
     if ctx.st.tlen:
-        if s != ctx.st.tcard[0] // 13 and _suit(hand, ctx.st.tcard[0] // 13):
+        sm = DS_SUIT << (13 * (ctx.st.tcard[0] // 13))
+        if (hand & sm) and not (sm >> c) & 1:
             return -1
-    elif s == 0 and ctx.q.breaking and not ctx.st.broken and (hand & DS_NOT_SPADES):
+    elif c < 13 and ctx.q.breaking and not ctx.st.broken and (hand & DS_NOT_SPADES):
         return -1
     # the run of the hand's cards up from c, to the next live card of
     # another hand (cards out of play do not separate)
-    hs = _suit(hand, s)
-    o = _suit(ctx.st.alive, s) & ~hs & ~((DS_ONE << (c - 13 * s + 1)) - 1)
+    sm = DS_SUIT << (13 * (c // 13))
+    o = ctx.st.alive & ~hand & sm & ~((DS_ONE << (c + 1)) - 1)
     if o:
-        hs &= (DS_ONE << ds_ctz(o)) - 1
-    return 13 * s + ds_hib(hs)
+        sm &= (DS_ONE << ds_ctz(o)) - 1
+    return ds_hib(hand & sm)
 
 
 cdef inline void cutoff_save(Search* ctx, uint64_t h, int seat, int card) noexcept nogil:
