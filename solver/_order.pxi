@@ -32,17 +32,16 @@ cdef void cutoff_free(Search* ctx) noexcept nogil:
 
 cdef inline uint64_t cutoff_hash(const Search* ctx, int seat) noexcept nogil:
     cdef int tlen = ctx.st.tlen
-    cdef int ls
-    cdef uint64_t k, extra, h
+    cdef uint64_t k, extra, h, sm
     extra = <uint64_t>tlen | (<uint64_t>ctx.q.meta << 8)
     if tlen == 0:
         k = ctx.st.hand[seat]
         if ctx.q.breaking and ctx.st.broken:
             extra |= 4
     else:
-        ls = ctx.st.tcard[0] // 13
-        if _suit(ctx.st.hand[seat], ls):
-            k = _suit(ctx.st.alive, ls) << (13 * ls)
+        sm = DS_SUIT << (13 * (ctx.st.tcard[0] // 13))
+        if ctx.st.hand[seat] & sm:
+            k = ctx.st.alive & sm
         else:
             k = ctx.st.hand[seat]
         extra |= <uint64_t>(ctx.st.tcard[ctx.st.twin] + 1) << 24
