@@ -132,6 +132,9 @@ def main(argv=None) -> int:
     ap.add_argument("--off", action="append", default=[], metavar="FEATURE",
                     help="switch one of our engine's techniques off (repeatable; the names of "
                          "_engine.FEATURES: tt, quick, sure, ...), to measure what it contributes")
+    ap.add_argument("--on", action="append", default=[], metavar="FEATURE",
+                    help="switch one of our engine's techniques on that is off by default "
+                         "(repeatable; e.g. quick), to measure what it contributes")
     ap.add_argument("--reference", action="store_true",
                     help="time the pure-Python reference twin instead (tiny --cards only; to test this script)")
     args = ap.parse_args(argv)
@@ -141,13 +144,15 @@ def main(argv=None) -> int:
     leader = SEATS.index(args.leader)
     deals = random_deals(args.deals, args.seed, args.cards)
     engine = load_engine(args.reference)
-    if args.off:
+    for flag, names, on in (("--off", args.off, False), ("--on", args.on, True)):
+        if not names:
+            continue
         from dummy_spades.solver import _engine
-        unknown = sorted(set(args.off) - set(_engine.FEATURES))
+        unknown = sorted(set(names) - set(_engine.FEATURES))
         if unknown:
-            ap.error(f"--off: unknown technique {', '.join(unknown)} (known: {', '.join(_engine.FEATURES)})")
-        _engine.set_features(**{name: False for name in args.off})
-        print(f"techniques off: {', '.join(args.off)}")
+            ap.error(f"{flag}: unknown technique {', '.join(unknown)} (known: {', '.join(_engine.FEATURES)})")
+        _engine.set_features(**{name: on for name in names})
+        print(f"techniques {'on' if on else 'off'}: {', '.join(names)}")
     ours = Ours(engine, args.tt_mb)
     # warm up code paths (not the table) on a throwaway deal
     ours.max_tricks(random_deals(1, args.seed + 10**6, args.cards)[0], leader, side_of(leader), False)
