@@ -104,6 +104,13 @@ cdef inline int _beats(int card, int best) noexcept nogil:
     return cs == 0
 
 
+cdef inline int _may_lead_spades(int breaking, int broken, uint64_t hand) noexcept nogil:
+    """May a hand holding ``hand`` lead a spade?  Under the breaking rule
+    (``breaking``) only once spades are ``broken`` or when it holds nothing
+    else."""
+    return (not breaking) or broken or (hand & DS_NOT_SPADES) == 0
+
+
 cdef inline uint64_t _suit(uint64_t h, int s) noexcept nogil:
     """Suit ``s`` of hand ``h`` as a 13-bit field."""
     return (h >> (13 * s)) & DS_SUIT

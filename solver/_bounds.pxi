@@ -446,7 +446,7 @@ cdef int cash_tricks(const Search* ctx, const uint64_t* h, int leader, int broke
     cdef uint64_t out = 0, a
     t[0] = 0
     k[0] = 0
-    if (not ctx.q.breaking) or broken or (mine & DS_NOT_SPADES) == 0:
+    if _may_lead_spades(ctx.q.breaking, broken, mine):
         a = alive & DS_SPADES
         run = _top_run(mine & DS_SPADES, a)
         t[0] = run
@@ -544,7 +544,7 @@ cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noe
     for s in range(4):
         if qt >= need or qt >= ds_pop(ctx.st.hand[leader]):
             break
-        if s == 0 and ctx.q.breaking and not ctx.st.broken and (ctx.st.hand[leader] & DS_NOT_SPADES):
+        if s == 0 and not _may_lead_spades(ctx.q.breaking, ctx.st.broken, ctx.st.hand[leader]):
             continue
         ls = _suit(ctx.st.hand[leader], s)
         ps = _suit(ctx.st.hand[pd], s)
@@ -741,7 +741,7 @@ cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* r
             return 0
     if ctx.q.nil >= 0 and (ctx.features & FEATURE_FORCED):
         # the opponents lead under the nil hand, or it must lead a winner
-        j = (not ctx.q.breaking) or ctx.st.broken or not (ctx.st.hand[leader] & DS_NOT_SPADES)
+        j = _may_lead_spades(ctx.q.breaking, ctx.st.broken, ctx.st.hand[leader])
         if nil_wins_trick(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, j, &crw):
             rw[0] = crw
             return -1
@@ -785,7 +785,7 @@ cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* r
             return rem - 2
     if ctx.q.nil < 0 and (ctx.features & FEATURE_LEAD) and (target == 1 or target == rem):
         # the same sets win the trick about to be led
-        j = (not ctx.q.breaking) or ctx.st.broken or not (ctx.st.hand[leader] & DS_NOT_SPADES)
+        j = _may_lead_spades(ctx.q.breaking, ctx.st.broken, ctx.st.hand[leader])
         if target == 1 and trick_at_lead(ctx.st.hand, ctx.q.count, ctx.q.side, leader, j, &crw):
             rw[0] = crw
             return 1

@@ -69,7 +69,7 @@ cdef inline int cutoff_move(const Search* ctx, uint64_t h, int seat) noexcept no
         sm = DS_SUIT << (13 * (ctx.st.tcard[0] // 13))
         if (hand & sm) and not (sm >> c) & 1:
             return -1
-    elif c < 13 and ctx.q.breaking and not ctx.st.broken and (hand & DS_NOT_SPADES):
+    elif c < 13 and not _may_lead_spades(ctx.q.breaking, ctx.st.broken, hand):
         return -1
     # the run of the hand's cards up from c, to the next live card of
     # another hand (cards out of play do not separate)
@@ -116,7 +116,7 @@ cdef inline int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil
             legal = h
     else:
         legal = h
-        if ctx.q.breaking and not ctx.st.broken and (h & DS_NOT_SPADES):
+        if not _may_lead_spades(ctx.q.breaking, ctx.st.broken, h):
             legal = h & DS_NOT_SPADES
     # the top card of each run of the hand's cards with no other live card
     # between them (cards out of play do not separate): a card whose next
