@@ -6,11 +6,12 @@ progress bar when stderr is a terminal) on stderr.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Iterator
 
 import typer
 
@@ -26,6 +27,8 @@ from dummy_spades.solver.batch import (
     parse_side,
     run_batch,
 )
+from dummy_spades.solver.files import STDIN_NAME, InputFileError, spooled
+from dummy_spades.solver.limits import BATCH_STDIN_MAX_BYTES
 from dummy_spades.solver.parallel import Executor, ParallelError
 from dummy_spades.solver.seating import PBN_DIRECTIONS
 
@@ -37,7 +40,8 @@ HELP = """Solve many deals, one per line: N:<declarer> <left defender> <dummy> <
 
 Hands are in PBN dot notation (spades first, e.g. AKT73.QJ2.984.A52), all of
 the same length (1 to 13 cards). Blank lines and # comments are ignored. Every
-line is checked before anything is solved.
+line is checked before anything is solved. DEALS "-" reads standard input
+(dummy-spades deal ... --to pbn | dummy-spades batch -).
 """
 
 TABLE_HEADER = f"{'line':>5}  {'leader':<6}  {'side':<4}  {'tricks':>6}  {'ms':>9}  {'nodes':>11}  deal"
@@ -52,8 +56,9 @@ def _table_row(r: BatchResult) -> str:
 
 @handle_errors
 def batch(
-    file: Annotated[Path, typer.Argument(metavar="DEALS", help="Deals file: one PBN deal per line.",
-                                         show_default=False)],
+    file: Annotated[Path, typer.Argument(
+        metavar="DEALS", help="Deals file: one PBN deal per line; - reads standard input.",
+        show_default=False)],
     leader: Annotated[str, typer.Option("--leader", "-l", metavar="N|E|S|W|all", help="Opening leader: N, E, S, W or all.")] = "W",
     side: Annotated[
         str,
@@ -78,13 +83,31 @@ def batch(
         tt_mb=tt_mb,
     )
     try:
-        deals = open_deals(file)
+        with opened(file) as deals, make_runner() as runner:
+            solve_and_write(deals, options, runner, json_out)
     except DealsFileError as exc:
         for message in exc.messages:
             err_console.print(error_line(message), highlight=False, soft_wrap=True)
         raise typer.Exit(1)
-    with make_runner() as runner:
-        solve_and_write(deals, options, runner, json_out)
+
+
+@contextlib.contextmanager
+def opened(file: Path) -> Iterator[DealsFile]:
+    """The checked deals of ``file``; ``-`` is standard input, copied to a
+    temporary file (within ``BATCH_STDIN_MAX_BYTES``) so that it can be
+    checked whole and then read again while it is solved."""
+    if str(file) != "-":
+        yield open_deals(file)
+        return
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise DealsFileError([f"{STDIN_NAME}: standard input is closed; expected deal lines"])
+    try:
+        with spooled(stream, BATCH_STDIN_MAX_BYTES,
+                     "at most that much on standard input (a larger set: a deals file)") as path:
+            yield open_deals(path, STDIN_NAME)
+    except InputFileError as exc:
+        raise DealsFileError([f"{STDIN_NAME}: {exc}"]) from None
 
 
 def solve_and_write(deals: DealsFile, options: BatchOptions, runner: Executor,
@@ -107,7 +130,7 @@ def solve_and_write(deals: DealsFile, options: BatchOptions, runner: Executor,
                 out.write((json.dumps(r.as_json()) if json_out else _table_row(r)) + "\n")
                 out.flush()
     except ParallelError as exc:
-        fail(f"{deals.path}: {exc}; {_unsolved(deals, solved)}")
+        fail(f"{deals.name}: {exc}; {_unsolved(deals, solved)}")
     summary = tally.summary(time.perf_counter() - start)
     err_console.print(str(summary), highlight=False, soft_wrap=True)
 

@@ -18,6 +18,8 @@ reads it line by line (a regular file only; each line at most
 first ``BATCH_ERRORS_SHOWN`` malformed lines, counts the others and raises
 :class:`DealsFileError`. A valid file is then read a second time, line by
 line, while it is solved: memory does not grow with the number of deals.
+Standard input (``batch -``) is copied to a temporary file first
+(:func:`solver.files.spooled`) and read the same way.
 
 :func:`run_batch` solves every deal for one or more leaders through an
 executor of :mod:`solver.parallel` (in this process, a local process pool
@@ -171,14 +173,15 @@ def _file_problem(name: str, exc: BaseException) -> DealsFileError:
     return DealsFileError([f"{name}: cannot read ({strerror or exc}); expected a readable deals file"])
 
 
-def read_lines(path: str | os.PathLike[str]) -> Iterator[Tuple[int, str]]:
+def read_lines(path: str | os.PathLike[str], name: Optional[str] = None) -> Iterator[Tuple[int, str]]:
     """``(line number, text)`` for each line of a regular UTF-8 text file,
     read one line at a time; a line longer than ``BATCH_LINE_MAX_CHARS``
-    ends the reading with a :class:`DealsFileError` naming it."""
-    name = os.fspath(path)
+    ends the reading with a :class:`DealsFileError` naming it. Messages
+    name the file ``name`` (default: its path)."""
+    name = name or os.fspath(path)
     cap = BATCH_LINE_MAX_CHARS
     try:
-        fh = open_regular(name, "a deals file (a regular file, one PBN deal per line)")
+        fh = open_regular(path, "a deals file (a regular file, one PBN deal per line)")
     except (OSError, InputFileError) as exc:
         raise _file_problem(name, exc) from None
     with fh:
@@ -207,32 +210,35 @@ def read_lines(path: str | os.PathLike[str]) -> Iterator[Tuple[int, str]]:
 
 class DealsFile:
     """A validated deals file: ``len()`` deals, read again line by line when
-    iterated (see :func:`open_deals`)."""
+    iterated (see :func:`open_deals`); ``name`` is how messages name it."""
 
-    def __init__(self, path: str | os.PathLike[str], count: int) -> None:
+    def __init__(self, path: str | os.PathLike[str], count: int, name: Optional[str] = None) -> None:
         self.path = os.fspath(path)
         self.count = count
+        self.name = name or self.path
 
     def __len__(self) -> int:
         return self.count
 
     def __iter__(self) -> Iterator[BatchDeal]:
-        errors = _Errors(self.path)
-        yield from _deals(read_lines(self.path), errors)
+        errors = _Errors(self.name)
+        yield from _deals(read_lines(self.path, self.name), errors)
         errors.raise_any()  # the file changed since it was checked
 
 
-def open_deals(path: str | os.PathLike[str]) -> DealsFile:
-    """Check a deals file line by line (see the module docstring)."""
-    name = os.fspath(path)
+def open_deals(path: str | os.PathLike[str], name: Optional[str] = None) -> DealsFile:
+    """Check a deals file line by line (see the module docstring); messages
+    name it ``name`` (default: its path; standard input copied to a
+    temporary file is named ``<stdin>``)."""
+    name = name or os.fspath(path)
     errors = _Errors(name)
     count = 0
-    for _ in _deals(read_lines(name), errors):
+    for _ in _deals(read_lines(path, name), errors):
         count += 1
     errors.raise_any()
     if not count:
         raise DealsFileError([f"{name}: no deals found; expected one '{DEAL_FORM}' per line"])
-    return DealsFile(name, count)
+    return DealsFile(path, count, name)
 
 
 def read_deals(path: str | os.PathLike[str]) -> List[BatchDeal]:

@@ -6,15 +6,21 @@ cannot block (``O_NONBLOCK``) and an ``fstat`` of what was opened. A file
 read whole is read up to a size cap, checked before reading and again while
 reading (a file that grows is cut off at the cap, not read to its end).
 
+Standard input (a command's ``-``) is read the same way once: copied to a
+temporary regular file up to a size cap (:func:`spooled`), which the command
+then reads like any other file.
+
 OS problems (no such file, a directory, no permission) stay ``OSError``;
 the callers word them for their kind of file. The limits raise
 :class:`InputFileError`.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
-from typing import BinaryIO, Union
+import tempfile
+from typing import BinaryIO, Iterator, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -69,6 +75,32 @@ def read_capped(path: PathLike, cap: int, expected: str) -> bytes:
     if len(data) > cap:
         raise InputFileError(f"is more than the limit of {cap:,} bytes", expected)
     return data
+
+
+#: How standard input is named in messages.
+STDIN_NAME = "<stdin>"
+
+
+@contextlib.contextmanager
+def spooled(stream: BinaryIO, cap: int, expected: str) -> Iterator[str]:
+    """The path of a temporary regular file holding what ``stream`` (standard
+    input) gives until its end, refused above ``cap`` bytes; the file is
+    removed when the block ends, however it ends."""
+    fd, path = tempfile.mkstemp(prefix="dummy-spades-stdin-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            size = 0
+            while True:
+                chunk = stream.read(min(1 << 16, cap + 1 - size))
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > cap:
+                    raise InputFileError(f"is more than the limit of {cap:,} bytes", expected)
+                out.write(chunk)
+        yield path
+    finally:
+        os.unlink(path)
 
 
 def line_of(data: Union[bytes, str], offset: int) -> int:

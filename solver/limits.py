@@ -21,6 +21,9 @@ YAML_MAX_NODES = 10_000
 # ------------------------------------------------------------------ batch files
 #: Characters in one line of a batch file (a 13-card deal line is ~70).
 BATCH_LINE_MAX_CHARS = 4096
+#: Bytes of deal lines ``batch -`` reads from standard input (copied to a
+#: temporary file to be checked whole first): about 1.9 million 13-card deals.
+BATCH_STDIN_MAX_BYTES = 128 << 20
 #: Bad lines of a batch file reported one by one; the rest are counted.
 BATCH_ERRORS_SHOWN = 20
 #: Solve times kept exactly for batch's summary (8 bytes each); longer runs

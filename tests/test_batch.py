@@ -349,6 +349,65 @@ def test_command_unreadable_file(tmp_path):
     assert "not UTF-8 text" in result.stderr
 
 
+# ---------------------------------------------------------------- standard input
+
+
+def stdin_run(text, *args: str):
+    return runner.invoke(app, ["batch", "-", *args], input=text)
+
+
+def test_dash_reads_standard_input_like_the_file():
+    from_file = run(GOOD, "--json", "--leader", "all", "--jobs", "1")
+    from_stdin = stdin_run(GOOD.read_bytes(), "--json", "--leader", "all", "--jobs", "2")
+    assert from_stdin.exit_code == 0, from_stdin.output
+
+    def strip(out):
+        return [{k: v for k, v in json.loads(line).items() if k not in ("ms", "nodes")}
+                for line in out.splitlines()]
+
+    assert strip(from_stdin.stdout) == strip(from_file.stdout)
+
+
+def test_bad_lines_on_standard_input_are_named_by_line(monkeypatch, tmp_path):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = stdin_run(f"{BREAKING_DEAL}\nN:A... K...\n\nN:A... A... Q... J...\n")
+    assert result.exit_code == 1 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("error: <stdin>:2: found 2 hands")
+    assert lines[1].startswith("error: <stdin>:4: card(s) SA of E also appear")
+    assert list(tmp_path.iterdir()) == []   # the copy of standard input is gone
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "<stdin>: no deals found"),
+    ("# a comment\n\n", "<stdin>: no deals found"),
+    (b"N:A... K... Q... \xff\n", "<stdin>:1: not UTF-8 text"),
+    ("N:" + "A" * 5000 + "\n", "<stdin>:1: the line is longer than 4,096 characters"),
+])
+def test_standard_input_obeys_the_file_rules(text, message):
+    result = stdin_run(text)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_standard_input_above_its_cap_is_refused_unsolved(monkeypatch, tmp_path):
+    import tempfile
+
+    import dummy_spades.cli.batch as batch_cli
+
+    monkeypatch.setattr(batch_cli, "BATCH_STDIN_MAX_BYTES", 104)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = stdin_run((BREAKING_DEAL + "\n") * 5)   # 130 bytes
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip() == ("error: <stdin>: is more than the limit of 104 bytes; "
+                                     "expected at most that much on standard input (a larger "
+                                     "set: a deals file)")
+    assert list(tmp_path.iterdir()) == []
+    assert stdin_run((BREAKING_DEAL + "\n") * 4).exit_code == 0   # 104 bytes
+
+
 @pytest.mark.parametrize("args, message", [
     (("--leader", "X"), "--leader 'X': expected one of N, E, S, W or all"),
     (("--leader", "NS"), "expected one of N, E, S, W or all"),

@@ -461,6 +461,7 @@ def test_every_limit_is_in_docs():
     doc = (ROOT / "docs" / "LIMITS.md").read_text(encoding="utf-8")
     for value in (f"{limits.DEAL_FILE_MAX_BYTES:,}", f"{limits.YAML_MAX_DEPTH} levels",
                   f"{limits.YAML_MAX_NODES:,}", f"{limits.BATCH_LINE_MAX_CHARS:,} characters",
+                  f"({limits.BATCH_STDIN_MAX_BYTES:,} bytes;",
                   f"the first {limits.BATCH_ERRORS_SHOWN}", f"{limits.JOBS_PER_CORE} per usable core",
                   f"1 to {limits.SAMPLES_MAX:,}", "2^64 - 1",
                   f"first {limits.SUMMARY_EXACT_SOLVES:,} solve times"):
