@@ -34,7 +34,7 @@ from typing import Dict, List, Tuple
 from _util import ROOT, pbn, random_deals
 
 from dummy_spades.solver import bid as sim  # noqa: E402
-from dummy_spades.solver import parallel  # noqa: E402
+from dummy_spades.solver import run  # noqa: E402
 from dummy_spades.solver.batch import BatchDeal, BatchOptions, run_batch  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 
@@ -43,15 +43,15 @@ EXECUTORS = {"jobs1": (1, None), "jobs2": (2, None), "local1": (None, "local:1")
 BAR = 1.15
 
 
-def make(name: str) -> parallel.Executor:
+def make(name: str) -> run.Executor:
     jobs, cluster = EXECUTORS[name]
-    return parallel.executor(jobs, cluster, 60.0)
+    return run.executor(jobs, cluster, 60.0)
 
 
 def time_batch(name: str, deals: List[BatchDeal]) -> Tuple[float, List[int]]:
     start = time.perf_counter()
     with make(name) as ex:
-        tricks = [r.tricks for r in run_batch(deals, BatchOptions(), executor=ex)]
+        tricks = [r.tricks for r in run_batch(deals, BatchOptions(), ex)]
     return time.perf_counter() - start, tricks
 
 
@@ -67,9 +67,9 @@ def chunk_overhead(chunks: int = 2000) -> Tuple[float, float, float]:
     """Seconds of a one-worker local cluster: ``(start, first answer and
     close, a chunk's sequential round trip, a chunk with chunks queued)``
     (empty chunks, sent as :class:`DaskExecutor` sends them)."""
-    from dummy_spades.solver.cluster import DaskExecutor, run_chunk
+    from dummy_spades.solver.run.cluster import DaskExecutor, run_chunk
 
-    work = parallel.Work(_echo, None, _nothing)
+    work = run.Work(_echo, None, _nothing)
     start = time.perf_counter()
     with DaskExecutor("local:1", timeout=60) as ex:
         list(ex.map(work, [0], total=1))

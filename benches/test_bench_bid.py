@@ -31,7 +31,7 @@ import pytest
 from _util import ROOT  # noqa: F401  (puts the repository on sys.path)
 
 from dummy_spades.solver import bid as sim  # noqa: E402
-from dummy_spades.solver import parallel  # noqa: E402
+from dummy_spades.solver import run as runs  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 
 #: (deal file, player): a first bidder with three private peeks and no sure
@@ -49,7 +49,8 @@ def run(path: str, player: str, samples: int, seed: int = 1, jobs=None,
     deal = load_deal(os.path.join(ROOT, path))
     knowledge = sim.Knowledge.from_deal(deal, player)
     start = time.perf_counter()
-    analysis = sim.analyse(knowledge, samples, seed, jobs, sampling=sampling)
+    with runs.executor(jobs) as executor:
+        analysis = sim.analyse(knowledge, samples, seed, sampling=sampling, executor=executor)
     return analysis, time.perf_counter() - start
 
 
@@ -74,7 +75,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sampling", default="conditioned", choices=("conditioned", "uniform"))
     args = ap.parse_args(argv)
     cases = [(args.file, args.player)] if args.file else CASES
-    jobs = args.jobs or parallel.default_jobs()
+    jobs = args.jobs or runs.default_jobs()
     limit = BAR_SECONDS * args.samples / BAR_SAMPLES
     ok = True
     for path, player in cases:

@@ -1,8 +1,8 @@
 """``dummy-spades batch DEALS``: double-dummy tricks for many PBN deal lines.
 
-Thin: options -> solver.batch (parsing, validation, the process pool and the
-statistics) -> a plain text table or JSON lines on stdout, a summary (and a
-progress bar when stderr is a terminal) on stderr.
+Thin: options -> solver.batch (parsing, validation, the statistics), solved
+on the executor of --jobs / --cluster -> a plain text table or JSON lines on
+stdout, a summary (and a progress bar when stderr is a terminal) on stderr.
 """
 from __future__ import annotations
 
@@ -29,11 +29,12 @@ from dummy_spades.solver.batch import (
 )
 from dummy_spades.solver.files import STDIN_NAME, InputFileError, spooled
 from dummy_spades.solver.limits import BATCH_STDIN_MAX_BYTES
-from dummy_spades.solver.parallel import Executor, ParallelError
+from dummy_spades.solver.run import Executor, ParallelError
 from dummy_spades.solver.seating import PBN_DIRECTIONS
 
 from .common import err_console, error_line, fail, handle_errors, progress_bar
-from .options import Cluster, ClusterTimeout, Jobs, NoSpadeBreaking, executor_for, json_option
+from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, Jobs, NoSpadeBreaking, json_option,
+                      where)
 from .solve import TtMb
 
 HELP = """Solve many deals, one per line: N:<declarer> <left defender> <dummy> <right defender>.
@@ -70,11 +71,11 @@ def batch(
     ] = False,
     jobs: Jobs = None,
     cluster: Cluster = None,
-    cluster_timeout: ClusterTimeout = 10.0,
+    cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,
     json_out: Annotated[bool, json_option(help="One JSON object per line per deal and leader.")] = False,
     tt_mb: TtMb = None,
 ) -> None:
-    make_runner = executor_for(jobs, cluster, cluster_timeout)
+    runs_on = where(jobs, cluster, cluster_timeout)
     options = BatchOptions(
         leaders=tuple(parse_leaders(leader)),
         side=parse_side(side),
@@ -83,7 +84,7 @@ def batch(
         tt_mb=tt_mb,
     )
     try:
-        with opened(file) as deals, make_runner() as runner:
+        with opened(file) as deals, runs_on.start() as runner:
             solve_and_write(deals, options, runner, json_out)
     except DealsFileError as exc:
         for message in exc.messages:
@@ -124,7 +125,7 @@ def solve_and_write(deals: DealsFile, options: BatchOptions, runner: Executor,
     solved = 0
     try:
         with progress_bar(len(deals), "solving") as advance:
-            for r in run_batch(deals, options, on_deal=advance, executor=runner):
+            for r in run_batch(deals, options, runner, on_deal=advance):
                 tally.add(r)
                 solved = tally.deals
                 out.write((json.dumps(r.as_json()) if json_out else _table_row(r)) + "\n")

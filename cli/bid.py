@@ -23,13 +23,12 @@ from dummy_spades.solver.bid import (HONESTY, MODEL_HONESTY, BidAnalysis, Candid
                                      Knowledge, PlayerCheck, RoleStats)
 from dummy_spades.solver.bid.sampling import CONDITIONED
 from dummy_spades.solver.cards import iter_cards
-from dummy_spades.solver.parallel import Executor
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
 
 from .common import console, emit_json, fail, handle_errors, progress_bar, signed
-from .options import (Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking, Samples, Seed,
-                      executor_for, json_option, time_limit_option, tt_mb_option)
+from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
+                      Samples, Seed, json_option, time_limit_option, tt_mb_option, where)
 from .render import cards_json, cards_text, display_order, holding_lines, standing_json
 
 HELP = (
@@ -556,7 +555,7 @@ def bid(
     seed: Seed = sim.DEFAULT_SEED,
     jobs: Jobs = None,
     cluster: Cluster = None,
-    cluster_timeout: ClusterTimeout = 10.0,
+    cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,
     no_spade_breaking: NoSpadeBreaking = False,
     time_limit: Annotated[Optional[float], time_limit_option(
         "Stop after about this many seconds with the samples solved by then, at least "
@@ -581,16 +580,15 @@ def bid(
         fail("--nil needs --bid N (the bid whose nil designations they are)")
     if all_players and (player is not None or bid_tricks is not None):
         fail("--all judges every player's own bid; it cannot be combined with --player or --bid")
-    make_runner = executor_for(jobs, cluster, cluster_timeout)
+    runs_on = where(jobs, cluster, cluster_timeout)
     deal = load_deal(file)
     breaking = False if no_spade_breaking else None
     tt_mb = sim.DEFAULT_TT_MB if tt_mb is None else tt_mb
     if all_players:
         bidders = len(deal.auction.bids) if deal.auction else 0
         total = samples * min(3, bidders + 1)
-        with on_cluster(cluster, make_runner) as runner, \
-                progress_bar(total, "simulating") as advance:
-            checks = sim.check_all(deal, samples, seed, jobs, breaking, advance, tt_mb,
+        with runs_on.start() as runner, progress_bar(total, "simulating") as advance:
+            checks = sim.check_all(deal, samples, seed, breaking, advance, tt_mb,
                                    time_limit=time_limit, sampling=sampling.value,
                                    precision=precision, executor=runner)
         if json_out:
@@ -605,26 +603,15 @@ def bid(
     else:
         candidate = sim.file_bid(deal, knowledge.player)
     live = precision is not None and not json_out
-    with on_cluster(cluster, make_runner) as runner, live_report(live) as update, \
+    with runs_on.start() as runner, live_report(live) as update, \
             progress_bar(samples, "simulating", enabled=update is None) as advance:
-        analysis = sim.analyse(knowledge, samples, seed, jobs, candidate, advance, tt_mb,
+        analysis = sim.analyse(knowledge, samples, seed, candidate, advance, tt_mb,
                                time_limit=time_limit, sampling=sampling.value,
                                precision=precision, update=update, executor=runner)
     if json_out:
         emit_json(analysis_json(analysis))
     else:
         render_analysis(analysis)
-
-
-@contextlib.contextmanager
-def on_cluster(cluster: Optional[str], make_runner: Callable[[], Executor]) -> Iterator[Optional[Executor]]:
-    """The cluster's executor for the run, or None: the library's own pool of
-    ``--jobs`` processes (which reuses one solver in this process for ``--jobs 1``)."""
-    if cluster is None:
-        yield None
-        return
-    with make_runner() as runner:
-        yield runner
 
 
 def register(app: typer.Typer) -> None:

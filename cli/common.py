@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.text import Text
 
 from dummy_spades.solver.errors import DealError
-from dummy_spades.solver.parallel import ParallelError
+from dummy_spades.solver.run import ParallelError
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from dummy_spades.solver import limits
-from dummy_spades.solver.parallel import Executor, executor
+from dummy_spades.solver import limits, run
 
 DEAL_FILE_HELP = "A YAML deal file (docs/FORMAT.md)."
 NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
@@ -98,18 +97,18 @@ Cluster = Annotated[Optional[str], typer.Option(
          "(tcp://host:8786), or local / local:N for a cluster of N processes on this machine "
          f"for the run. Also settable as {CLUSTER_ENV}. Excludes --jobs; --tt-mb is per worker. "
          "Needs pip install 'dummy-spades[cluster]' (docs/CLUSTER.md).")]
+CLUSTER_TIMEOUT = run.DEFAULT_TIMEOUT
 ClusterTimeout = Annotated[float, typer.Option(
     "--cluster-timeout", metavar="SECONDS", callback=_positive_seconds,
     help="Seconds to wait for the cluster's scheduler before giving up.")]
 
 
-def executor_for(jobs: Optional[int], cluster: Optional[str],
-                 cluster_timeout: float) -> Callable[[], Executor]:
-    """What makes the executor of ``--jobs`` or ``--cluster``, called once the
-    input is known to be good (a cluster takes time to start); both options
-    given is a usage error, reported at once."""
-    if cluster is not None and jobs is not None:
-        raise typer.BadParameter(
-            "--jobs and --cluster exclude each other (--jobs is the local process pool; "
-            f"--cluster, or {CLUSTER_ENV}, a Dask cluster)", param_hint="--cluster")
-    return lambda: executor(jobs, cluster, cluster_timeout)
+def where(jobs: Optional[int], cluster: Optional[str], cluster_timeout: float) -> run.Where:
+    """Where the command's work runs, from ``--jobs``, ``--cluster`` and
+    ``--cluster-timeout`` (:func:`run.where`); the command starts its
+    executor once the input is known to be good (a cluster takes time to
+    start). Both options given is a usage error, reported at once."""
+    try:
+        return run.where(jobs, cluster, cluster_timeout)
+    except run.JobsError as exc:
+        raise typer.BadParameter(str(exc), param_hint=f"--cluster (or {CLUSTER_ENV})") from None

@@ -21,10 +21,10 @@ line, while it is solved: memory does not grow with the number of deals.
 Standard input (``batch -``) is copied to a temporary file first
 (:func:`solver.files.spooled`) and read the same way.
 
-:func:`run_batch` solves every deal for one or more leaders through an
-executor of :mod:`solver.parallel` (in this process, a local process pool
-or a cluster; each worker owns one engine ``Solver``, reused across deals)
-and yields :class:`BatchResult` in input order.
+:func:`run_batch` solves every deal for one or more leaders through the
+executor it is given (:mod:`solver.run`: this process, a local process
+pool or a cluster; each worker owns one engine ``Solver``, reused across
+deals) and yields :class:`BatchResult` in input order.
 """
 from __future__ import annotations
 
@@ -35,7 +35,6 @@ from array import array
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from . import parallel
 from .backend import Solver, make_solver, solver_class
 from .cards import count
 from .errors import DealError
@@ -43,6 +42,7 @@ from .files import InputFileError, open_regular
 from .limits import BATCH_ERRORS_SHOWN, BATCH_LINE_MAX_CHARS, SUMMARY_EXACT_SOLVES
 from .pbn import DEAL_FORM, format_pbn_deal, parse_pbn_deal
 from .position import Position
+from .run import Executor, Work
 from .seating import PBN_DIRECTIONS
 
 
@@ -340,39 +340,21 @@ def _solve_deal(solver: Solver, options: BatchOptions, deal: BatchDeal) -> List[
     return solve_deal(solver, deal.hands, options)
 
 
-def run_batch(deals: Iterable[BatchDeal], options: BatchOptions, jobs: Optional[int] = None,
-              on_deal: Optional[Callable[[], None]] = None,
-              executor: Optional[parallel.Executor] = None) -> Iterator[BatchResult]:
-    """Solve ``deals``; yield one result per deal and leader, in input order.
-
-    ``executor``: where to solve (:mod:`solver.parallel`); by default a pool
-    of ``jobs`` worker processes (default: all cores; ``1`` solves in this
-    process). ``on_deal()`` is called once per solved deal (progress)."""
+def run_batch(deals: Iterable[BatchDeal], options: BatchOptions, executor: Executor,
+              on_deal: Optional[Callable[[], None]] = None) -> Iterator[BatchResult]:
+    """Solve ``deals`` with ``executor``; yield one result per deal and
+    leader, in input order. ``on_deal()`` is called once per solved deal
+    (progress)."""
     solver_class()  # fail here, not in every worker, if the engine is not built
     total = len(deals) if isinstance(deals, (Sequence, DealsFile)) else None
-    if executor is None:
-        with parallel.executor(jobs) as own:
-            yield from run_batch(deals, options, on_deal=on_deal, executor=own)
-        return
-    work = parallel.Work(_solve_deal, options, make_solver, (options.tt_mb,))
+    work = Work(_solve_deal, options, make_solver, (options.tt_mb,))
     index = 0
-    for deal, per_leader in executor.map(work, deals, total=total, cost=deal_cost()):
+    for deal, per_leader in executor.map(work, deals, total=total):
         for leader, (tricks, ms, nodes) in zip(options.leaders, per_leader):
             yield BatchResult(index, deal.line, deal.pbn, leader, options.side, tricks, ms, nodes)
         index += 1
         if on_deal is not None:
             on_deal()
-
-
-def deal_cost() -> Optional[Callable[[BatchDeal], float]]:
-    """The engine's cheap estimate of a deal's difficulty, if it has one: the
-    hardest deals of each block go out first."""
-    from . import engine   # built: run_batch has checked
-
-    estimate = getattr(engine, "difficulty", None)
-    if estimate is None:
-        return None
-    return lambda deal: float(estimate(deal.hands))
 
 
 # --------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from dummy_spades.solver.batch import (
 )
 from dummy_spades.solver.cards import parse_hand
 from dummy_spades.solver.position import Position
+from dummy_spades.solver.run import Inline, ProcessPool
 
 from solver_checks import REF
 
@@ -175,7 +176,7 @@ def test_percentile_and_median():
 
 def test_summarise_counts_deals_and_solves():
     deals = parse_deals(good_deals())
-    results = list(run_batch(deals, BatchOptions(leaders=(0, 1, 2, 3)), jobs=1))
+    results = list(run_batch(deals, BatchOptions(leaders=(0, 1, 2, 3)), Inline()))
     s = summarise(results, 2.0)
     assert s.deals == len(deals) and s.solves == 4 * len(deals)
     assert s.deals_per_second == len(deals) / 2.0
@@ -198,7 +199,7 @@ def test_each_deal_starts_with_an_empty_table():
     options = BatchOptions(leaders=(0, 3), tt_mb=0.02)   # a full table: old entries would crowd
 
     def nodes(order):
-        return {(r.deal, r.leader): r.nodes for r in run_batch(parse_deals(order), options, jobs=1)}
+        return {(r.deal, r.leader): r.nodes for r in run_batch(parse_deals(order), options, Inline())}
 
     forward = nodes(lines)
     assert all(forward.values())
@@ -307,7 +308,8 @@ def test_small_table_gives_the_same_answers():
 
 def test_run_batch_pool_keeps_input_order():
     deals = parse_deals(good_deals() * 3)
-    results = list(run_batch(deals, BatchOptions(leaders=(3, 0)), jobs=2))
+    with ProcessPool(2) as pool:
+        results = list(run_batch(deals, BatchOptions(leaders=(3, 0)), pool))
     assert [(r.index, r.leader) for r in results] == [(i, s) for i in range(len(deals)) for s in (3, 0)]
 
 

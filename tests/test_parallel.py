@@ -1,4 +1,4 @@
-"""solver.parallel: answers in input order, dying workers, deadlines, no orphans.
+"""solver.run: answers in input order, dying workers, deadlines, no orphans.
 
 Every test that starts processes is bounded in time (a hang fails by a
 timeout) and checks that no process it started is left.
@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from process_helpers import alive, children_of
 
-from dummy_spades.solver import parallel
-from dummy_spades.solver.parallel import (Blocks, Inline, JobsError, ProcessPool, Work, WorkerError,
-                                          check_jobs, run_limited)
+from dummy_spades.solver import limits, run
+from dummy_spades.solver.run import (Inline, JobsError, ProcessPool, Work, WorkerError, check_jobs,
+                                     run_limited)
+from dummy_spades.solver.run.stream import Blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 #: processes this test process had before these tests (a resource tracker...)
@@ -66,9 +67,9 @@ def fail_on(offset: int, context: dict, item: int) -> int:
 
 # ------------------------------------------------------------------ job count
 def test_check_jobs():
-    assert check_jobs(None) == parallel.default_jobs() >= 1
+    assert check_jobs(None) == run.default_jobs() >= 1
     assert check_jobs(1) == 1
-    top = parallel.limits.max_jobs()
+    top = limits.max_jobs()
     assert check_jobs(top) == top
     for bad in (0, -1, top + 1, True, 2.0, "2"):
         with pytest.raises(JobsError, match="at least 1"):
@@ -76,11 +77,11 @@ def test_check_jobs():
 
 
 def test_executor_choice():
-    assert isinstance(parallel.executor(1), Inline)
-    pool = parallel.executor(2)
+    assert isinstance(run.executor(1), Inline)
+    pool = run.executor(2)
     assert isinstance(pool, ProcessPool) and pool.workers == 2
     with pytest.raises(JobsError, match="exclude each other"):
-        parallel.executor(2, cluster="local:2")
+        run.executor(2, cluster="local:2")
 
 
 # ------------------------------------------------------------------ order
@@ -95,22 +96,13 @@ def test_answers_come_in_input_order(runner):
     assert new_children() == []
 
 
-@pytest.mark.timeout(60)
-def test_costliest_first_keeps_the_order():
-    work = Work(add_offset, {}, make_offset, (0,))
-    items = list(range(30))
-    with ProcessPool(2) as pool:
-        got = list(pool.map(work, items, total=len(items), cost=lambda i: i % 7))
-    assert got == [(i, i) for i in items]
-
-
-def test_blocks_cut_the_costliest_items_first():
-    blocks = Blocks(range(10), chunk=2, block=6, cost=lambda i: i)
-    first = blocks.next_block()
-    assert [c.items for c in first] == [[5, 4], [3, 2], [1, 0]]
-    assert [c.indices for c in first] == [[5, 4], [3, 2], [1, 0]]
-    rest = blocks.next_block()
-    assert [c.items for c in rest] == [[9, 8], [7, 6]] and blocks.exhausted
+def test_blocks_cut_chunks_in_input_order():
+    blocks = Blocks(range(10))
+    first = blocks.next_block(chunk=2, block=6)
+    assert [c.items for c in first] == [[0, 1], [2, 3], [4, 5]]
+    assert [c.indices for c in first] == [[0, 1], [2, 3], [4, 5]] and not blocks.exhausted
+    rest = blocks.next_block(chunk=2, block=6)
+    assert [c.items for c in rest] == [[6, 7], [8, 9]] and blocks.exhausted
 
 
 # ------------------------------------------------------------------ errors and dying workers
@@ -205,19 +197,19 @@ def test_run_limited_passes_errors_on():
 ORPHAN_SCRIPT = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {tests!r})
-    from dummy_spades.solver import parallel
+    from dummy_spades.solver import run
     from test_parallel import add_offset, make_offset
     kind = sys.argv[1]
     if kind == "pool":
-        work = parallel.Work(add_offset, {{"pause": 10.0}}, make_offset, (0,))
-        with parallel.ProcessPool(2) as pool:
+        work = run.Work(add_offset, {{"pause": 10.0}}, make_offset, (0,))
+        with run.ProcessPool(2) as pool:
             for answer in pool.map(work, range(10), total=10):
                 pass
     else:
         def tasks():
             time.sleep(60)
             yield ("x",), 1
-        parallel.run_limited(tasks, 60.0)
+        run.run_limited(tasks, 60.0)
 """)
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, Generator, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
-from .. import limits, parallel
 from ..auction import Auction
 from ..backend import Solver, make_solver
 from ..deal import Deal
+from ..run import Executor, Work
 from .candidates import Candidate, check_candidate, file_bid, plan_for
 from .knowledge import BidError, Knowledge
 from .layout import DEFAULT_TT_MB, NilOrder, Plan, SampleResult, solve_layout
@@ -27,7 +27,7 @@ DEFAULT_SEED = 1
 
 def _solve_sample(solver: Solver, context: Tuple[Knowledge, Plan, int, NilOrder],
                   index: int) -> SampleResult:
-    """Draw ``index``'s layout, solved (the work of one worker, :mod:`solver.parallel`)."""
+    """Draw ``index``'s layout, solved (the work of one worker, :mod:`solver.run`)."""
     k, plan, seed, order = context
     return solve_layout(solver, k, sample_layout(k, seed, index), plan, index, order)
 
@@ -81,38 +81,25 @@ class Run:
     stopped_by: str
 
 
-def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int,
-        jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
-        tt_mb: float = DEFAULT_TT_MB, solver: Optional[Solver] = None,
+def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int, executor: Executor,
+        progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
         time_limit: Optional[float] = None,
-        enough: Optional[Callable[[List[SampleResult], List[Draw]], bool]] = None,
-        executor: Optional[parallel.Executor] = None) -> Run:
+        enough: Optional[Callable[[List[SampleResult], List[Draw]], bool]] = None) -> Run:
     """Solve the sampler's accepted draws in order, at most ``samples``.
 
-    ``jobs``: worker processes (default: all cores), each with one engine
-    solver reused for all its samples; ``1`` solves in this process (with
-    ``solver`` if given); ``executor`` (:mod:`solver.parallel`) instead of
-    ``jobs``, e.g. a cluster. ``progress()`` is called after every sample.
-    ``time_limit`` (seconds): stop once it has passed, with the samples
-    solved by then (at least one; ``0``: just the first), as ``duck``'s
-    time limit: the same seed gives the same numbers for the same ``n``,
-    but ``n`` depends on the machine. ``enough(results, draws)`` is asked
-    at each of :func:`checkpoints`; True stops the run there. The draws are
-    chosen in this process, in order, so the answers are the same whatever
-    runs the solves."""
+    ``executor`` (:mod:`solver.run`) solves them, each worker with one
+    engine solver (a table of ``tt_mb``) reused for all its samples.
+    ``progress()`` is called after every sample. ``time_limit`` (seconds):
+    stop once it has passed, with the samples solved by then (at least one;
+    ``0``: just the first), as ``duck``'s time limit: the same seed gives
+    the same numbers for the same ``n``, but ``n`` depends on the machine.
+    ``enough(results, draws)`` is asked at each of :func:`checkpoints`; True
+    stops the run there. The draws are chosen in this process, in order, so
+    the answers are the same whatever runs the solves."""
     check_samples(samples)
     time_limit = check_time_limit(time_limit)
-    try:
-        jobs = parallel.check_jobs(jobs)
-    except parallel.JobsError:
-        raise BidError(f"{jobs!r} jobs", field="jobs",
-                       expected=f"a number of processes, at least 1 and at most "
-                                f"{limits.max_jobs()}") from None
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    work = parallel.Work(_solve_sample, (knowledge, plan, sampler.seed, NilOrder()), make_solver,
-                         (tt_mb,))
-    runner = (parallel.Inline(solver) if jobs == 1 else parallel.ProcessPool(min(jobs, samples))) \
-        if executor is None else executor
+    work = Work(_solve_sample, (knowledge, plan, sampler.seed, NilOrder()), make_solver, (tt_mb,))
     taken: List[Draw] = []
 
     def indices() -> Iterator[int]:
@@ -124,8 +111,7 @@ def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int,
     marks = checkpoints()
     mark = next(marks)
     stopped_by = "samples"
-    answers: Generator[Tuple[int, SampleResult], None, None] = \
-        runner.map(work, indices(), deadline=deadline, total=samples)  # type: ignore[assignment]
+    answers = executor.map(work, indices(), deadline=deadline, total=samples)
     try:
         for _, result in answers:
             out.append(result)
@@ -144,23 +130,20 @@ def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int,
 
 
 def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFAULT_SEED,
-                jobs: Optional[int] = None, progress: Optional[Callable[[], None]] = None,
-                tt_mb: float = DEFAULT_TT_MB, solver: Optional[Solver] = None,
-                time_limit: Optional[float] = None,
-                executor: Optional[parallel.Executor] = None) -> List[SampleResult]:
+                progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
+                time_limit: Optional[float] = None, *, executor: Executor) -> List[SampleResult]:
     """Solve the first ``samples`` layouts of ``seed`` drawn uniformly
     (:func:`run` with uniform sampling); results in sample order."""
-    return run(knowledge, plan, Sampler(knowledge, seed, UNIFORM), samples, jobs, progress,
-               tt_mb, solver, time_limit, executor=executor).results
+    return run(knowledge, plan, Sampler(knowledge, seed, UNIFORM), samples, executor, progress,
+               tt_mb, time_limit).results
+
 
 def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-            jobs: Optional[int] = None, bid: Optional[Candidate] = None,
-            progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
-            solver: Optional[Solver] = None, time_limit: Optional[float] = None,
-            sampling: str = CONDITIONED,
-            precision: Optional[float] = None,
-            update: Optional[Callable[[BidAnalysis], None]] = None,
-            executor: Optional[parallel.Executor] = None) -> BidAnalysis:
+            bid: Optional[Candidate] = None, progress: Optional[Callable[[], None]] = None,
+            tt_mb: float = DEFAULT_TT_MB, time_limit: Optional[float] = None,
+            sampling: str = CONDITIONED, precision: Optional[float] = None,
+            update: Optional[Callable[[BidAnalysis], None]] = None, *,
+            executor: Executor) -> BidAnalysis:
     """Sample, solve and summarise. ``bid``: a candidate to judge;
     ``time_limit``, ``executor``: see :func:`run` (``samples`` is then a
     maximum);
@@ -188,8 +171,8 @@ def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DE
             update(a)
         return done
 
-    r = run(k, plan, sampler, samples, jobs, progress, tt_mb, solver, time_limit,
-            enough if precision is not None or update is not None else None, executor)
+    r = run(k, plan, sampler, samples, executor, progress, tt_mb, time_limit,
+            enough if precision is not None or update is not None else None)
     return summary(r.results, r.draws, r.stopped_by)
 
 
@@ -227,12 +210,12 @@ def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optio
 
 
 def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-              jobs: Optional[int] = None, breaking: Optional[bool] = None,
+              breaking: Optional[bool] = None,
               progress: Optional[Callable[[], None]] = None,
               tt_mb: float = DEFAULT_TT_MB,
               time_limit: Optional[float] = None, sampling: str = CONDITIONED,
-              precision: Optional[float] = None,
-              executor: Optional[parallel.Executor] = None) -> List[PlayerCheck]:
+              precision: Optional[float] = None, *,
+              executor: Executor) -> List[PlayerCheck]:
     """Every player in bidding order: their bid (if made) judged at their
     turn, beside the deal's actual double-dummy result. ``time_limit`` is
     shared equally by the players' simulations."""
@@ -246,9 +229,8 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
     for player in players:
         k = Knowledge.from_deal(deal, player, breaking)
         cand = file_bid(deal, player)
-        analysis = analyse(k, samples, seed, jobs, cand, progress, tt_mb,
-                           solver if (jobs or parallel.default_jobs()) == 1 else None, share,
-                           sampling, precision, executor=executor)
+        analysis = analyse(k, samples, seed, cand, progress, tt_mb, share, sampling, precision,
+                           executor=executor)
         actual = actual_result(k, deal, analysis.plan, cand, solver)
         out.append(PlayerCheck(player, cand, analysis, actual))
     return out

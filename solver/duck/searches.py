@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-from ..parallel import run_limited
+from ..run import run_limited
 from .hand import DealPosition, HandLevel
 from .nilbreak import BreakQuestion, break_total
 from .questions import DEFENDER_SEATS, Oracle, highest_total, lowest_total

@@ -1,4 +1,4 @@
-"""A Dask cluster as an executor of :mod:`solver.parallel` (``--cluster``).
+"""A Dask cluster as an executor (``--cluster``).
 
 Needs the optional extra: ``pip install 'dummy-spades[cluster]'`` (Dask's
 distributed scheduler). docs/CLUSTER.md says how to start a cluster.
@@ -18,9 +18,9 @@ distributed scheduler). docs/CLUSTER.md says how to start a cluster.
   and every chunk of every run with the same settings reuses it.
 * A worker that dies has its chunks run again on another worker (Dask's
   scheduler does this; a chunk that kills workers again and again ends the
-  run with :class:`~solver.parallel.WorkerError`). Answers are taken once per
-  item and yielded in input order. A cluster that goes away ends the run
-  with :class:`ClusterError`.
+  run with :class:`~.work.WorkerError`). Answers are taken once per item and
+  yielded in input order (:func:`~.stream.stream`). A cluster that goes away
+  ends the run with :class:`ClusterError`.
 """
 from __future__ import annotations
 
@@ -30,10 +30,11 @@ import math
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Deque, Dict, Iterable, List, Optional, Tuple
 
-from . import __version__, limits
-from .parallel import Blocks, Executor, Ordered, ParallelError, Work, WorkerError
+from .. import __version__, limits
+from .stream import Channel, Chunk, Done, stream
+from .work import Answers, Executor, ParallelError, Work, WorkerError
 
 INSTALL_HINT = "pip install 'dummy-spades[cluster]'"
 
@@ -48,6 +49,8 @@ CHUNKS_PER_WORKER = 4
 DEPTH = 3
 #: Seconds between checks of the scheduler connection while waiting.
 WAIT_STEP = 1.0
+#: Seconds to wait for the scheduler and for a first worker (``--cluster-timeout``).
+DEFAULT_TIMEOUT = 10.0
 
 
 class ClusterError(ParallelError):
@@ -97,7 +100,7 @@ def run_chunk(work: Work, items: List[Any]) -> Tuple[List[Any], float]:
 
 def worker_version() -> str:
     """The ``dummy-spades`` version installed on a worker."""
-    from . import __version__ as version
+    from .. import __version__ as version
 
     return version
 
@@ -212,7 +215,7 @@ def parse_address(address: str) -> Tuple[Optional[int], str]:
 class DaskExecutor(Executor):
     """Answers on a Dask cluster (see the module doc)."""
 
-    def __init__(self, address: str, timeout: float = 10.0, quiet: bool = True) -> None:
+    def __init__(self, address: str, timeout: float = DEFAULT_TIMEOUT, quiet: bool = True) -> None:
         local, target = parse_address(address)
         if local is not None:
             if importlib.util.find_spec("distributed") is None:
@@ -297,60 +300,10 @@ class DaskExecutor(Executor):
             self._settings = None
 
     def map(self, work: Work, items: Iterable[Any], *, deadline: Optional[float] = None,
-            cost: Optional[Callable[[Any], float]] = None,
-            total: Optional[int] = None) -> Iterator[Any]:
-        client = self.client
-        if client is None:
-            raise ClusterError(f"the cluster at {self.address} is closed")
-        slots = self.workers * DEPTH
-        blocks = Blocks(items, 1, slots, cost)
-        window = 2 * blocks.block
-        order = Ordered()
-        pending: List[Any] = []          # chunks not yet sent
-        running: Dict[Any, Any] = {}     # future -> chunk
-        rate: Optional[float] = None
-        solved = 0
-        spent = 0.0
-        yielded = 0
-        try:
-            while True:
-                # a block fills every slot with chunks sized from the rate measured so
-                # far; until a first chunk has come back, one block of single items
-                if not pending and not blocks.exhausted and blocks.read - order.next < window \
-                        and (rate is not None or not running):
-                    left = None if total is None else max(0, total - blocks.read)
-                    blocks.chunk = chunk_size(rate, left, self.workers, deadline)
-                    blocks.block = blocks.chunk * slots
-                    window = 2 * blocks.block
-                    pending.extend(blocks.next_block())
-                while pending and len(running) < slots:
-                    chunk = pending.pop(0)
-                    future = client.submit(run_chunk, work, chunk.items, pure=False)
-                    running[future] = chunk
-                for answer in order.pop_ready():
-                    yield answer
-                    yielded += 1
-                    if deadline is not None and time.monotonic() >= deadline:
-                        return
-                if not running:
-                    if blocks.exhausted and not pending:
-                        return
-                    continue
-                future = self._next(running, deadline if yielded else None)
-                if future is None:
-                    return  # the deadline passed while waiting
-                chunk = running.pop(future)
-                answers, seconds = self._result(future, chunk)
-                solved += len(answers)
-                spent += seconds
-                rate = spent / solved if solved else None
-                for index, item, answer in zip(chunk.indices, chunk.items, answers):
-                    order.put(index, (item, answer))
-        finally:
-            for future in running:
-                future.cancel()
+            total: Optional[int] = None) -> Answers:
+        return stream(_DaskRun(self, work, total, deadline), items, deadline)
 
-    def _next(self, running: Dict[Any, Any], deadline: Optional[float]) -> Any:
+    def next_finished(self, running: Dict[Any, Any], deadline: Optional[float]) -> Any:
         """The next finished future; None once ``deadline`` passes first. A
         scheduler out of reach for longer than the connection timeout ends
         the run."""
@@ -397,7 +350,7 @@ class DaskExecutor(Executor):
         return ClusterError(f"the cluster at {self.address} went away "
                             f"({exc.__class__.__name__})")
 
-    def _result(self, future: Any, chunk: Any) -> Tuple[List[Any], float]:
+    def chunk_answers(self, future: Any, chunk: Chunk) -> Tuple[List[Any], float]:
         """A finished chunk's answers; an error of the work itself passes on."""
         distributed = _distributed()
         if future.status != "error" and future.status != "finished":
@@ -414,3 +367,61 @@ class DaskExecutor(Executor):
             if future.status == "error":
                 raise
             raise self._gone(exc) from None
+
+
+class _DaskRun(Channel):
+    """One run on a :class:`DaskExecutor`: chunks sized from the rate
+    measured so far, in flight on every worker thread."""
+
+    def __init__(self, executor: DaskExecutor, work: Work, total: Optional[int],
+                 deadline: Optional[float]) -> None:
+        self.executor = executor
+        self.work = work
+        self.total = total
+        self.deadline = deadline
+        self.slots = executor.workers * DEPTH
+        self.window = 2 * self.slots
+        self.running: Dict[Any, Chunk] = {}     # future -> chunk
+        self.rate: Optional[float] = None
+        self.solved = 0
+        self.spent = 0.0
+
+    def start(self) -> None:
+        if self.executor.client is None:
+            raise ClusterError(f"the cluster at {self.executor.address} is closed")
+
+    def next_block(self, ahead: int, read: int) -> Optional[Tuple[int, int]]:
+        # a block fills every slot with chunks sized from the rate measured so
+        # far; until a first chunk has come back, one block of single items
+        if ahead >= self.window or (self.rate is None and self.running):
+            return None
+        left = None if self.total is None else max(0, self.total - read)
+        chunk = chunk_size(self.rate, left, self.executor.workers, self.deadline)
+        block = chunk * self.slots
+        self.window = 2 * block
+        return chunk, block
+
+    def send(self, pending: Deque[Chunk]) -> None:
+        client = self.executor.client
+        while pending and len(self.running) < self.slots:
+            chunk = pending.popleft()
+            future = client.submit(run_chunk, self.work, chunk.items, pure=False)
+            self.running[future] = chunk
+
+    def idle(self) -> bool:
+        return not self.running
+
+    def wait(self, deadline: Optional[float], pending: Deque[Chunk]) -> Optional[List[Done]]:
+        future = self.executor.next_finished(self.running, deadline)
+        if future is None:
+            return None
+        chunk = self.running.pop(future)
+        answers, seconds = self.executor.chunk_answers(future, chunk)
+        self.solved += len(answers)
+        self.spent += seconds
+        self.rate = self.spent / self.solved if self.solved else None
+        return [(chunk, answers)]
+
+    def stop(self) -> None:
+        for future in self.running:
+            future.cancel()
