@@ -50,7 +50,7 @@ def layouts(path: str, player: str, samples: int, seed: int):
     out = []
     for i in range(samples):
         layout = sim.sample_layout(k, seed, i)
-        out.append([sim._position(k, layout, declarer)[1] for declarer in k.players])
+        out.append([sim.layout_board(k, layout, declarer).position for declarer in k.players])
     return out, k
 
 

@@ -29,6 +29,7 @@ if ROOT not in sys.path:
 
 from dummy_spades.solver import analysis  # noqa: E402
 from dummy_spades.solver.auction import Auction, Bid  # noqa: E402
+from dummy_spades.solver.backend import DEFAULT_TT_MB, make_solver  # noqa: E402
 from dummy_spades.solver.batch import read_deals  # noqa: E402
 from dummy_spades.solver.deal import Deal  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
@@ -42,23 +43,23 @@ AUCTION = Auction(PLAYERS, "Carol", (Bid("Alice", 7), Bid("Bob", 3), Bid("Carol"
 def played_hand(deal: Deal, rng: random.Random, mistakes: float) -> Deal:
     """The deal with a whole hand played: an optimal line, with a random
     legal card instead at a rate of ``mistakes``."""
-    state = deal.play_state()
-    solver = analysis.make_solver()
-    while not state.is_over:
+    board = deal.board()
+    solver = make_solver()
+    while not board.is_over:
         if rng.random() < mistakes:
-            state.play(rng.choice(state.legal_moves()))
+            board.push(rng.choice(board.legal_moves()))
         else:
-            state.play(analysis.optimal_line(state, solver).cards[0])
-    return deal.with_played(state.moves)
+            board.push(analysis.optimal_line(board, solver).cards[0])
+    return deal.with_played(board.moves)
 
 
 def measure(deal: Deal, tt_mb: float):
-    start = deal.with_played(()).play_state()
-    solver = analysis.make_solver(tt_mb)
+    start = deal.opening_board()
+    solver = make_solver(tt_mb)
     t = time.process_time()
     analysis.dd_side_tricks(start, DECLARER_SIDE, solver)
     full = time.process_time() - t, solver.nodes
-    solver = analysis.make_solver(tt_mb)
+    solver = make_solver(tt_mb)
     t = time.process_time()
     r = review(deal, solver)
     whole = time.process_time() - t, solver.nodes
@@ -70,7 +71,7 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mistakes", type=float, default=0.1)
-    ap.add_argument("--tt-mb", type=float, default=analysis.engine.DEFAULT_TT_MB)
+    ap.add_argument("--tt-mb", type=float, default=DEFAULT_TT_MB)
     args = ap.parse_args()
     rng = random.Random(args.seed)
     cases = [("hands/bag-penalty.yaml", load_deal(os.path.join(ROOT, "hands", "bag-penalty.yaml")))]

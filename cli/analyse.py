@@ -21,17 +21,17 @@ from rich.text import Text
 from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import CardAnalysis, Line
 from dummy_spades.solver.backend import make_solver
+from dummy_spades.solver.board import Board
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.errors import DealError
-from dummy_spades.solver.play import PlayState
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE
 
-from .common import console, emit_json, handle_errors, known_player
+from .common import console, emit_json, handle_errors, known_player, load_for_analysis
 from .options import DealFile, NoSpadeBreaking
 from .render import card_names, card_text, cards_text, display_order
-from .solve import SolveJson, TtMb, breaking_text, load_for_analysis
+from .solve import SolveJson, TtMb, breaking_text
 
 
 def _side_label(side: int) -> str:
@@ -39,7 +39,7 @@ def _side_label(side: int) -> str:
 
 
 # ------------------------------------------------------------------ JSON
-def analyse_json(deal: Deal, file: str, state: PlayState, cards: CardAnalysis,
+def analyse_json(deal: Deal, file: str, state: Board, cards: CardAnalysis,
                  line: Line) -> Dict[str, object]:
     """The documented JSON of ``analyse --json`` (docs/SOLVE.md)."""
     names = state.names
@@ -85,7 +85,7 @@ def analyse_json(deal: Deal, file: str, state: PlayState, cards: CardAnalysis,
 
 
 # ------------------------------------------------------------------ Rich
-def _position_text(deal: Deal, state: PlayState, cards: CardAnalysis) -> Text:
+def _position_text(deal: Deal, state: Board, cards: CardAnalysis) -> Text:
     names = state.names
     text = Text()
     if deal.declarer not in (None, names[0]):
@@ -120,7 +120,7 @@ def _group_text(cards: List[int]) -> Text:
     return cards_text(display_order(cards))
 
 
-def render_cards(state: PlayState, cards: CardAnalysis) -> Group:
+def render_cards(state: Board, cards: CardAnalysis) -> Group:
     side = _side_label(cards.side)
     members = " + ".join(analysis.side_members(state.names, cards.side))
     title = Text(f"Legal cards: total tricks of the {side} ({members}) after each", style="italic")
@@ -136,7 +136,7 @@ def render_cards(state: PlayState, cards: CardAnalysis) -> Group:
     return Group(title, t)
 
 
-def render_line(state: PlayState, line: Line) -> Group:
+def render_line(state: Board, line: Line) -> Group:
     names = state.names
     title = Text("An optimal line (leads underlined, cards already played dimmed)", style="italic")
     t = Table(show_edge=False, pad_edge=False)
@@ -160,7 +160,7 @@ def render_line(state: PlayState, line: Line) -> Group:
     return Group(title, t)
 
 
-def render_analysis(deal: Deal, state: PlayState, cards: CardAnalysis, line: Line) -> Group:
+def render_analysis(deal: Deal, state: Board, cards: CardAnalysis, line: Line) -> Group:
     parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
@@ -188,7 +188,7 @@ def analyse(
         known_player(declarer, deal.players, "--declarer")
     solver = make_solver(tt_mb)
     try:
-        state = analysis.analysis_state(deal, declarer)
+        state = analysis.analysis_board(deal, declarer)
         cards = analysis.card_analysis(state, solver)
         line = analysis.optimal_line(state, solver)
     except DealError as err:

@@ -23,10 +23,10 @@ from dummy_spades.solver.bid import (HONESTY, MODEL_HONESTY, BidAnalysis, Candid
                                      Knowledge, PlayerCheck, RoleStats)
 from dummy_spades.solver.bid.sampling import CONDITIONED
 from dummy_spades.solver.cards import iter_cards
-from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
 
-from .common import console, emit_json, fail, handle_errors, progress_bar, signed
+from .common import (console, emit_json, fail, handle_errors, load_for_analysis, progress_bar,
+                     signed)
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
                       Samples, Seed, json_option, time_limit_option, tt_mb_option, where)
 from .render import cards_json, cards_text, display_order, holding_lines, standing_json
@@ -306,7 +306,7 @@ def header(a: BidAnalysis) -> Group:
     lines.extend(sampling_lines(a))
     if k.standing is not None:
         lines.append(Text(f"Running score: {k.standing.points} ({k.standing.bags} bags); bag "
-                          f"penalty {k.rules.bag_penalty} every {k.rules.bag_threshold} bags "
+                          f"penalty {k.rules.scoring.bag_penalty} every {k.rules.scoring.bag_threshold} bags "
                           "is included in the expected scores"))
     n = "n is the number of samples" + (", n_eff the effective number of the weighted samples"
                                         if a.weighted else "")
@@ -581,14 +581,13 @@ def bid(
     if all_players and (player is not None or bid_tricks is not None):
         fail("--all judges every player's own bid; it cannot be combined with --player or --bid")
     runs_on = where(jobs, cluster, cluster_timeout)
-    deal = load_deal(file)
-    breaking = False if no_spade_breaking else None
+    deal = load_for_analysis(file, no_spade_breaking)
     tt_mb = sim.DEFAULT_TT_MB if tt_mb is None else tt_mb
     if all_players:
         bidders = len(deal.auction.bids) if deal.auction else 0
         total = samples * min(3, bidders + 1)
         with runs_on.start() as runner, progress_bar(total, "simulating") as advance:
-            checks = sim.check_all(deal, samples, seed, breaking, advance, tt_mb,
+            checks = sim.check_all(deal, samples, seed, advance, tt_mb,
                                    time_limit=time_limit, sampling=sampling.value,
                                    precision=precision, executor=runner)
         if json_out:
@@ -596,7 +595,7 @@ def bid(
         else:
             render_checks(checks)
         return
-    knowledge = Knowledge.from_deal(deal, player, breaking)
+    knowledge = Knowledge.from_deal(deal, player)
     candidate = None
     if bid_tricks is not None:
         candidate = sim.parse_candidate(knowledge, bid_tricks, nil or [])

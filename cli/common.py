@@ -28,7 +28,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from dummy_spades.solver.deal import Deal
+from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.rules import Rules
 from dummy_spades.solver.run import ParallelError
 
 
@@ -75,6 +78,15 @@ def located(err: DealError, file: Optional["os.PathLike[str] | str"]) -> DealErr
     if file is None or err.file is not None:
         return err
     return err.relocated(file=str(file))
+
+
+def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
+    """The deal of ``file`` with the rules the command line sets: the one
+    place ``--no-spade-breaking`` becomes the deal's rules."""
+    deal = load_deal(file)
+    if no_spade_breaking:
+        deal = deal.with_rules(Rules(False, deal.rules.scoring))
+    return deal
 
 
 def known_player(name: str, players: Sequence[str], option: str) -> str:

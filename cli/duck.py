@@ -20,7 +20,6 @@ from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.duck import (DEFAULT_TIME_LIMIT, MAX_TRICKS, CardBreak, CardOption,
                                      DuckAnalysis, DuckEffect, Equilibrium, NilBreak, Oracle,
                                      OutcomeRow, PlayerLine, PlayerOptions, analyse)
@@ -28,7 +27,7 @@ from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import side_name
 
-from .common import console, emit_json, handle_errors, signed
+from .common import console, emit_json, handle_errors, load_for_analysis, signed
 from .options import DealFile, NoSpadeBreaking, json_option, time_limit_option
 from .render import add_columns, card_names, card_text, nil_json
 
@@ -459,9 +458,9 @@ def duck(
                                                    help=EQUILIBRIUM_HELP)] = False,
 ) -> None:
     """What ducking does to every player's score: team splits, outcomes, card by card."""
-    deal = load_deal(file)
+    deal = load_for_analysis(file, no_spade_breaking)
     oracle = Oracle()
-    a = analyse(deal, breaking=False if no_spade_breaking else None, oracle=oracle,
+    a = analyse(deal, oracle=oracle,
                 time_limit=time_limit, with_equilibrium=with_equilibrium)
     if json_out:
         emit_json(duck_json(a, str(file)))

@@ -15,9 +15,9 @@ import typer
 
 from dummy_spades.solver.errors import DealError
 
-from .common import fail, handle_errors, known_player
+from .common import fail, handle_errors, known_player, load_for_analysis
 from .options import DealFile, NoSpadeBreaking
-from .solve import TtMb, load_for_analysis
+from .solve import TtMb
 
 INSTALL_HINT = ("explore needs Textual, an optional extra: "
                 "pip install 'dummy-spades[explore]'")

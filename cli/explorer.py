@@ -1,21 +1,19 @@
 """The interactive explorer behind ``dummy-spades explore`` (Textual).
 
-:class:`Exploration` is the state, without any screen: the deal, the cards
-played from the opening lead, a redo list, the spade-breaking switch, one
-solver and a cache of its answers per position. :class:`ExplorerApp` is the
-screen: the table as ``show`` lays it out, the double-dummy value of every
-legal card of the player to move (computed in a worker thread, a spinner
-while pending), the hand scores under double-dummy continuation, and the
-keys of docs/EXPLORE.md.
+:class:`ExplorerApp` is the screen over a library
+:class:`~dummy_spades.solver.exploration.Exploration` (the board explored,
+its history and the engine's answers): the table as ``show`` lays it out,
+the double-dummy value of every legal card of the player to move (computed
+in a worker thread on a copy of the board, a spinner while pending), the
+hand scores under double-dummy continuation, and the keys of
+docs/EXPLORE.md.
 
 This module imports Textual; ``cli/explore.py`` checks that it is installed.
 """
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -30,17 +28,16 @@ from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import CardAnalysis
-from dummy_spades.solver.backend import make_solver
-from dummy_spades.solver.cards import SUIT_SYMBOLS, SUITS, format_card, iter_cards, rank_of, suit_of
-from dummy_spades.solver.deal import Deal, HandResult
+from dummy_spades.solver.board import Board
+from dummy_spades.solver.cards import (RANK_CHARS, SUIT_SYMBOLS, SUITS, format_card, iter_cards,
+                                       rank_of, suit_of)
 from dummy_spades.solver.dealfile import dump_deal
 from dummy_spades.solver.errors import DealError
-from dummy_spades.solver.play import PlayState
-from dummy_spades.solver.scoring import DUMMY
+from dummy_spades.solver.exploration import Exploration
+from dummy_spades.solver.scoring import TRICKS_PER_HAND
 from dummy_spades.solver.seating import (DECLARER_SEAT, DECLARER_SIDE, DUMMY_SEAT,
-                                         LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT, side_of)
+                                         LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT)
 
 from .render import add_columns, card_text, display_order, suit_style
 
@@ -52,176 +49,11 @@ VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
     ("right defender's view", (DECLARER_SEAT, LEFT_DEFENDER_SEAT)),
 )
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-RANKS = "23456789TJQKA"
-
-Key_ = Tuple[Tuple[int, ...], bool]      # (cards played, spade-breaking rule): one position
-
-
-@dataclass(frozen=True)
-class PositionScores:
-    """The hand's scores at a position: ``actual`` when the hand is over, else
-    double dummy from the position on (as ``solve`` scores it)."""
-
-    actual: bool
-    declarer_tricks: int
-    result: HandResult
-
-
-# ------------------------------------------------------------------ the state
-class Exploration:
-    """The position being explored and its history (no screen).
-
-    ``moves``: the cards played from the opening lead; ``redo``: cards taken
-    back, the next one last. Playing the card at the top of ``redo`` keeps
-    the rest of it; any other card clears it. Engine answers are cached per
-    position (cards played, rule) and computed under one lock, so worker
-    threads can ask for them while the screen moves on."""
-
-    def __init__(self, deal: Deal, declarer: Optional[str] = None,
-                 tt_mb: Optional[float] = None) -> None:
-        self.deal = deal
-        self.declarer = declarer or deal.declarer
-        if self.declarer is None:
-            raise analysis.AnalysisError(
-                "no declarer: the auction is not complete", field="auction",
-                expected=f"--declarer NAME (one of {', '.join(deal.players)})")
-        self.breaking = deal.rules.breaking
-        self.state = analysis.analysis_state(deal, self.declarer) if deal.played \
-            else deal.initial_state(self.declarer)
-        self.redo: List[int] = []
-        self.solver = make_solver(tt_mb)
-        self._lock = threading.Lock()
-        self._values: Dict[Key_, CardAnalysis] = {}
-        self._scores: Dict[Key_, Optional[PositionScores]] = {}
-        self._lines: Dict[Key_, Tuple[int, ...]] = {}
-
-    # ------------------------------------------------------------ reading
-    @property
-    def moves(self) -> Tuple[int, ...]:
-        return self.state.moves
-
-    @property
-    def key(self) -> Key_:
-        return self.state.moves, self.breaking
-
-    @property
-    def names(self) -> Tuple[str, ...]:
-        return self.state.names
-
-    @property
-    def scored(self) -> bool:
-        """Scores are known: the auction's declarer is the one explored."""
-        return self.declarer == self.deal.declarer
-
-    def deal_now(self) -> Deal:
-        """The deal with the current cards played and rule (what ``save`` writes)."""
-        return analysis.with_breaking(self.deal, self.breaking).with_played(self.state.moves)
-
-    def _state_at(self, key: Key_) -> PlayState:
-        moves, breaking = key
-        start = analysis.with_breaking(self.deal, breaking).initial_state(self.declarer)
-        for card in moves:
-            start.play(card)
-        return start
-
-    # ------------------------------------------------------------ moving
-    def play(self, card: int) -> None:
-        """Play ``card`` for the player to move (raises IllegalPlayError)."""
-        self.state.play(card)
-        if self.redo and self.redo[-1] == card:
-            self.redo.pop()
-        else:
-            self.redo.clear()
-
-    def undo_card(self) -> bool:
-        if not self.state.moves:
-            return False
-        self.redo.append(self.state.unplay())
-        return True
-
-    def undo_trick(self) -> bool:
-        """Take back the trick in progress, or the last complete trick."""
-        if not self.state.moves:
-            return False
-        self.undo_card()
-        while self.state.trick:
-            self.undo_card()
-        return True
-
-    def redo_card(self) -> bool:
-        if not self.redo:
-            return False
-        self.state.play(self.redo.pop())
-        return True
-
-    def redo_trick(self) -> bool:
-        """Replay cards until a trick is complete (or nothing is left to redo)."""
-        if not self.redo:
-            return False
-        self.redo_card()
-        while self.redo and self.state.trick:
-            self.redo_card()
-        return True
-
-    def to_start(self) -> bool:
-        if not self.state.moves:
-            return False
-        while self.state.moves:
-            self.undo_card()
-        return True
-
-    def toggle_breaking(self) -> None:
-        """Switch the spade-breaking rule; the cards played must stay legal
-        (raises IllegalPlayError, leaving everything as it was)."""
-        breaking = not self.breaking
-        start = analysis.with_breaking(self.deal, breaking).initial_state(self.declarer)
-        for card in self.state.moves:
-            start.play(card)
-        self.breaking, self.state = breaking, start
-        self.redo.clear()
-
-    # ------------------------------------------------------------ the engine
-    def card_values(self, key: Key_) -> Optional[CardAnalysis]:
-        """Every legal card's value at the position ``key`` (``None`` when the hand is over)."""
-        with self._lock:
-            if key not in self._values:
-                state = self._state_at(key)
-                if state.is_over:
-                    return None
-                self._values[key] = analysis.card_analysis(state, self.solver)
-            return self._values[key]
-
-    def scores(self, key: Key_) -> Optional[PositionScores]:
-        """The scores at ``key`` (``None`` when the explored declarer is not the auction's)."""
-        with self._lock:
-            if key not in self._scores:
-                self._scores[key] = self._compute_scores(key)
-            return self._scores[key]
-
-    def _compute_scores(self, key: Key_) -> Optional[PositionScores]:
-        if not self.scored:
-            return None
-        deal = analysis.with_breaking(self.deal, key[1]).with_played(key[0])
-        if deal.play_state().is_over:
-            result = deal.score()
-            return PositionScores(True, result.declarer_tricks, result)
-        r = analysis.contract_result(deal, self.solver)
-        return PositionScores(False, r.declarer_tricks, r.result)
-
-    def optimal_line(self, key: Key_) -> Tuple[int, ...]:
-        """One optimal play-out from ``key`` to the end of the hand."""
-        with self._lock:
-            if key not in self._lines:
-                state = self._state_at(key)
-                self._lines[key] = () if state.is_over else \
-                    analysis.optimal_line(state, self.solver).cards
-            return self._lines[key]
-
 
 def declarer_value(values: CardAnalysis, card: int, won_declarer: int) -> int:
     """A card's value as the declarer side's total (the analysis gives the mover's side's)."""
     v = values.values[card]
-    return v if values.side == DECLARER_SIDE else 13 - v
+    return v if values.side == DECLARER_SIDE else TRICKS_PER_HAND - v
 
 
 # ------------------------------------------------------------------ dialogs
@@ -331,30 +163,26 @@ class ExplorerApp(App[None]):
         self.refresh_view()
 
     # ------------------------------------------------------------ engine work
-    def _pending(self) -> bool:
-        key = self.x.key
-        values_due = not self.x.state.is_over and key not in self.x._values
-        return values_due or (self.x.scored and key not in self.x._scores)
-
     def _tick(self) -> None:
-        if self._pending():
+        if self.x.pending():
             self.frame = (self.frame + 1) % len(SPINNER)
             self._update_values()
             self._update_side()
 
     @work(thread=True, group="engine")
-    def compute(self, key: Key_) -> None:
-        """Values and scores of the position ``key``, off the screen's thread."""
+    def compute(self, board: Board) -> None:
+        """Values and scores at ``board`` (a copy of the explored one), off the screen's thread."""
+        key = board.transposition_key()
         try:
             for ask in (self.x.card_values, self.x.scores):
                 if key != self.x.key:
                     return        # the screen has moved on: that position is not needed now
-                ask(key)
+                ask(board)
                 self.call_from_thread(self._computed, key)
         except (ValueError, RuntimeError) as err:  # engine or deal problem: say it
             self.call_from_thread(self.status, f"engine: {err}")
 
-    def _computed(self, key: Key_) -> None:
+    def _computed(self, key: Hashable) -> None:
         if key == self.x.key:
             self.refresh_view()
 
@@ -368,10 +196,10 @@ class ExplorerApp(App[None]):
         self._put("status", Text(message))
 
     def legal_cards(self) -> List[int]:
-        return display_order(self.x.state.legal_moves())
+        return display_order(self.x.board.legal_moves())
 
     def refresh_view(self) -> None:
-        state = self.x.state
+        board = self.x.board
         legal = self.legal_cards()
         self.cursor = min(self.cursor, max(len(legal) - 1, 0))
         deal = self.x.deal
@@ -388,14 +216,11 @@ class ExplorerApp(App[None]):
         self._put("centre", self._centre())
         self._update_values()
         self._update_side()
-        key = self.x.key
-        if not state.is_over and (key not in self.x._values or key not in self.x._scores):
-            self.compute(key)
-        elif state.is_over and key not in self.x._scores:
-            self.compute(key)
+        if self.x.pending():
+            self.compute(board.copy())
 
     def _values_now(self) -> Optional[CardAnalysis]:
-        return self.x._values.get(self.x.key)
+        return self.x.known_values()
 
     def _card_style(self, card: int, values: Optional[CardAnalysis]) -> Style:
         if values is None:
@@ -405,18 +230,18 @@ class ExplorerApp(App[None]):
         return Style(color=colour, bold=gap == 0)
 
     def _hand(self, seat: int) -> RenderableType:
-        state = self.x.state
-        names = state.names
+        board = self.x.board
+        names = board.names
         name = names[seat]
         hidden = seat in VIEWS[self.view][1]
-        to_move = state.to_move == seat
+        to_move = board.to_move == seat
         title = Text(name, style="bold")
         role = ("declarer" if seat == DECLARER_SEAT else
                 f"{names[DECLARER_SEAT]} plays it" if seat == DUMMY_SEAT else "defender")
         title.append(f" ({role})", style="dim")
         if to_move:
             title.append(" ◀ to play", style="bold green")
-        hand = state.hands[seat]
+        hand = board.hands[seat]
         lines: List[Text] = []
         if hidden:
             lines.append(Text(f"{bin(hand).count('1')} cards hidden", style="dim"))
@@ -430,7 +255,7 @@ class ExplorerApp(App[None]):
                 if not cards:
                     line.append("—", style="dim")
                 for c in cards:
-                    rank = RANKS[rank_of(c) - 2]
+                    rank = RANK_CHARS[rank_of(c) - 2]
                     if c in legal:
                         style = self._card_style(c, values) + Style(
                             meta={"@click": f"app.play({c})"}, underline=True)
@@ -441,47 +266,47 @@ class ExplorerApp(App[None]):
                         line.append(rank, style="dim" if to_move else "")
                     line.append(" ")
                 lines.append(line)
-        won = state.tricks_won[seat]
+        won = board.tricks_won[seat]
         lines.append(Text(f"tricks: {won}", style="cyan"))
         return Panel(Group(*lines), title=title, expand=False, padding=(0, 1),
                      border_style="green" if to_move else "")
 
     def _centre(self) -> RenderableType:
-        state = self.x.state
+        board = self.x.board
         grid = Table.grid(padding=(0, 1))
         for _ in range(3):
             grid.add_column(justify="center", min_width=3)
-        played = dict(zip(state.current_trick.seats, state.trick))
+        played = dict(zip(board.current_trick.seats, board.trick))
         cell = {pos: card_text(played[seat]) if seat in played else Text("")
                 for pos, seat in zip(POSITIONS, range(4))}
-        if state.is_over:
+        if board.is_over:
             label = Text("hand over", style="bold")
         else:
-            label = Text(f"trick {len(state.tricks) + 1}", style="dim")
+            label = Text(f"trick {len(board.tricks) + 1}", style="dim")
         grid.add_row("", cell["top"], "")
         grid.add_row(cell["left"], label, cell["right"])
         grid.add_row("", cell["bottom"], "")
-        totals = Text(f"declarer side {state.declarer_tricks} · defenders "
-                      f"{state.defender_tricks}", style="cyan")
-        last = state.tricks[-1] if state.tricks and not state.trick else None
+        totals = Text(f"declarer side {board.declarer_tricks} · defenders "
+                      f"{board.defender_tricks}", style="cyan")
+        last = board.tricks[-1] if board.tricks and not board.trick else None
         parts: List[RenderableType] = [grid, totals]
         if last is not None:
             parts.append(Text.assemble("last trick: ", *[x for c in last.cards
                                                           for x in (card_text(c), " ")],
-                                       f"won by {state.names[last.winner]}", style="dim"))
+                                       f"won by {board.names[last.winner]}", style="dim"))
         return Group(*parts)
 
     def _update_values(self) -> None:
-        state = self.x.state
-        if state.is_over:
+        board = self.x.board
+        if board.is_over:
             self._put("values", Text("The hand is over: u undoes a card, s goes back to the start.",
                                style="bold"))
             return
-        seat = state.to_move
+        seat = board.to_move
         assert seat is not None
-        who = state.names[seat]
+        who = board.names[seat]
         if seat == DUMMY_SEAT:
-            who += f" (played by {state.names[DECLARER_SEAT]})"
+            who += f" (played by {board.names[DECLARER_SEAT]})"
         values = self._values_now()
         text = Text(f"{who} to play. ", style="bold")
         if seat in VIEWS[self.view][1]:
@@ -497,13 +322,13 @@ class ExplorerApp(App[None]):
             if i:
                 text.append("   ")
             text.append_text(Text(" ").join(card_text(c) for c in display_order(g.cards)))
-            v = declarer_value(values, g.cards[0], state.declarer_tricks)
+            v = declarer_value(values, g.cards[0], board.declarer_tricks)
             text.append(": ")
             text.append(str(v), style=self._card_style(g.cards[0], values))
         self._put("values", text)
 
     def _update_side(self) -> None:
-        state = self.x.state
+        board = self.x.board
         parts: List[RenderableType] = []
         deal = self.x.deal
         if not self.x.scored:
@@ -511,14 +336,14 @@ class ExplorerApp(App[None]):
                               style="dim"))
             self._put("side", Group(*parts))
             return
-        scores = self.x._scores.get(self.x.key)
+        scores = self.x.known_scores()
         if scores is None:
             parts.append(Text(f"{SPINNER[self.frame]} scoring…", style="yellow"))
             self._put("side", Panel(Group(*parts), title="Hand scores"))
             return
         basis = "actual" if scores.actual else "double dummy from here"
         parts.append(Text(f"Declarer side {scores.declarer_tricks}, defenders "
-                          f"{13 - scores.declarer_tricks} ({basis})", style="bold"))
+                          f"{TRICKS_PER_HAND - scores.declarer_tricks} ({basis})", style="bold"))
         t = Table(show_edge=False, pad_edge=False, box=None)
         add_columns(t, (("player", "left"), ("bid", "right"), ("tricks", "right"),
                         ("", "left"), ("pts", "right")))
@@ -556,8 +381,8 @@ class ExplorerApp(App[None]):
         self.refresh_view()
 
     def action_play(self, card: int) -> None:
-        state = self.x.state
-        if state.to_move is not None and state.to_move in VIEWS[self.view][1]:
+        board = self.x.board
+        if board.to_move is not None and board.to_move in VIEWS[self.view][1]:
             self.status("that hand is hidden: b plays the double-dummy card")
             return
         try:
@@ -604,29 +429,30 @@ class ExplorerApp(App[None]):
         self.refresh_view()
 
     def action_play_best(self) -> None:
-        if self.x.state.is_over:
+        if self.x.board.is_over:
             self.status("the hand is over: nothing to play")
             return
         self.status("finding the double-dummy card…")
-        self._best(self.x.key, autoplay=False)
+        self._best(self.x.board.copy(), autoplay=False)
 
     def action_autoplay(self) -> None:
-        if self.x.state.is_over:
+        if self.x.board.is_over:
             self.status("the hand is over: nothing to play")
             return
         self.status("playing on along an optimal line…")
-        self._best(self.x.key, autoplay=True)
+        self._best(self.x.board.copy(), autoplay=True)
 
     @work(thread=True, group="engine")
-    def _best(self, key: Key_, autoplay: bool) -> None:
+    def _best(self, board: Board, autoplay: bool) -> None:
         try:
-            line = self.x.optimal_line(key)
+            line = self.x.optimal_line(board)
         except (ValueError, RuntimeError) as err:
             self.call_from_thread(self.status, f"engine: {err}")
             return
-        self.call_from_thread(self._play_line, key, line if autoplay else line[:1])
+        self.call_from_thread(self._play_line, board.transposition_key(),
+                              line if autoplay else line[:1])
 
-    def _play_line(self, key: Key_, cards: Sequence[int]) -> None:
+    def _play_line(self, key: Hashable, cards: Sequence[int]) -> None:
         if key != self.x.key:
             return            # the position changed meanwhile
         for card in cards:
@@ -677,5 +503,4 @@ class ExplorerApp(App[None]):
             self.status(f"{event.key}: no such key (the keys are listed at the bottom)")
 
 
-__all__ = ["ConfirmScreen", "Exploration", "ExplorerApp", "PositionScores", "SaveScreen",
-           "declarer_value"]
+__all__ = ["ConfirmScreen", "Exploration", "ExplorerApp", "SaveScreen", "declarer_value"]

@@ -23,10 +23,10 @@ from dummy_spades.solver.review import CardJudgement, CutThroatNote, HandReview,
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
-from .common import console, emit_json, handle_errors, signed
+from .common import console, emit_json, handle_errors, load_for_analysis, signed
 from .options import DealFile, NoSpadeBreaking, json_option
 from .render import add_columns, card_names, card_text, cards_text, display_order
-from .solve import TtMb, breaking_text, load_for_analysis, player_json
+from .solve import TtMb, breaking_text, player_json
 
 
 def _plural(n: int, word: str) -> str:

@@ -18,10 +18,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from dummy_spades.solver.board import Board, Trick
 from dummy_spades.solver.cards import iter_cards
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
-from dummy_spades.solver.play import PlayState, Trick
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, controller, left_of
 
@@ -56,7 +56,7 @@ def _trick_json(trick: Trick, number: int, names: Tuple[str, ...]) -> Dict[str, 
     return out
 
 
-def _play_json(state: PlayState) -> Dict[str, object]:
+def _play_json(state: Board) -> Dict[str, object]:
     names = state.names
     to_move = state.to_move
     return {
@@ -76,7 +76,7 @@ def _play_json(state: PlayState) -> Dict[str, object]:
 
 def show_json(deal: Deal) -> Dict[str, object]:
     """The documented JSON of ``show --json``."""
-    state = deal.play_state() if deal.declarer is not None else None
+    state = deal.board() if deal.declarer is not None else None
     remaining = dict(zip(state.names, state.hands)) if state else dict(deal.hands)
     auction = deal.auction
     out: Dict[str, object] = {
@@ -134,7 +134,7 @@ def show_json(deal: Deal) -> Dict[str, object]:
 
 
 # ------------------------------------------------------------------ Rich
-def _hand_panel(deal: Deal, name: str, hand: int, state: Optional[PlayState]) -> Panel:
+def _hand_panel(deal: Deal, name: str, hand: int, state: Optional[Board]) -> Panel:
     tags: List[str] = []
     if deal.declarer is not None:
         tags.append(deal.seating().role(name))
@@ -155,7 +155,7 @@ def _hand_panel(deal: Deal, name: str, hand: int, state: Optional[PlayState]) ->
     return Panel(Group(*body), title=title, expand=False, padding=(0, 1))
 
 
-def _centre(deal: Deal, layout: Dict[str, str], state: Optional[PlayState]) -> RenderableType:
+def _centre(deal: Deal, layout: Dict[str, str], state: Optional[Board]) -> RenderableType:
     """The trick in progress, each card on the side of the hand that played it."""
     if state is None:
         nxt = deal.auction.next_bidder if deal.auction else bidding_order(deal.players, deal.dealer)[0]
@@ -175,7 +175,7 @@ def _centre(deal: Deal, layout: Dict[str, str], state: Optional[PlayState]) -> R
     return Align.center(grid)
 
 
-def _table(deal: Deal, state: Optional[PlayState]) -> Table:
+def _table(deal: Deal, state: Optional[Board]) -> Table:
     layout = table_layout(deal)
     held = dict(zip(state.names, state.hands)) if state else dict(deal.hands)
     panel = {pos: _hand_panel(deal, name, held[name], state) for pos, name in layout.items()}
@@ -217,7 +217,7 @@ def _auction_table(deal: Deal) -> Optional[Table]:
     return t
 
 
-def _tricks_table(state: PlayState) -> Optional[Table]:
+def _tricks_table(state: Board) -> Optional[Table]:
     if not state.tricks:
         return None
     names = state.names
@@ -232,7 +232,7 @@ def _tricks_table(state: PlayState) -> Optional[Table]:
     return t
 
 
-def _status(deal: Deal, state: PlayState) -> Text:
+def _status(deal: Deal, state: Board) -> Text:
     names = state.names
     text = Text()
     if state.moves:
@@ -289,7 +289,7 @@ def _extras(deal: Deal) -> List[RenderableType]:
 
 
 def render_deal(deal: Deal) -> Group:
-    state = deal.play_state() if deal.declarer is not None else None
+    state = deal.board() if deal.declarer is not None else None
     parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))

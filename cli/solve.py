@@ -23,21 +23,15 @@ from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import ContractResult, TableRow
 from dummy_spades.solver.backend import DEFAULT_TT_MB, make_solver
 from dummy_spades.solver.deal import Deal, HandResult
-from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import DUMMY, PlayerScore
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_name
 
-from .common import console, emit_json, handle_errors, signed
+from .common import console, emit_json, handle_errors, load_for_analysis, signed
 from .options import DealFile, NoSpadeBreaking, json_option, tt_mb_option
 from .render import add_columns, nil_json, nils_text
 
 TtMb = Annotated[Optional[float], tt_mb_option(DEFAULT_TT_MB)]
 SolveJson = Annotated[bool, json_option("docs/SOLVE.md")]
-
-
-def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
-    """The deal of ``file``, with the spade-breaking rule switched off on request."""
-    return analysis.with_breaking(load_deal(file), False if no_spade_breaking else None)
 
 
 def breaking_text(deal: Deal) -> str:
@@ -258,13 +252,13 @@ def solve(
     solver = make_solver(tt_mb)
     contract = opening = actual = None
     if deal.declarer is not None:
-        finished = deal.play_state().is_over
+        board = deal.board()
         if deal.played:
-            opening = analysis.contract_result(deal.with_played(()), solver)
-        if finished:
-            actual = deal.score()
+            opening = analysis.contract_result(deal.opening_board(), solver)
+        if board.is_over:
+            actual = board.score()
         else:
-            contract = analysis.contract_result(deal, solver)
+            contract = analysis.contract_result(board, solver)
     rows = list(analysis.dd_table(deal, solver))
     if json_out:
         emit_json(solve_json(deal, str(file), contract, rows, opening, actual))

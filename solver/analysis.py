@@ -20,8 +20,9 @@ Engine seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
 defender, 2 dummy, 3 right defender); the sides are
 :data:`~solver.seating.DECLARER_SIDE` and :data:`~solver.seating.DEFENDER_SIDE`.
 Every question goes to a :class:`solver.backend.Solver` (the engine contract)
-as the play state's :class:`~solver.position.Position`; one solver serves the
-questions of one command (its transposition table is shared by them).
+as the board's :class:`~solver.position.Position` (:attr:`Board.position
+<solver.board.Board.position>`); one solver serves the questions of one
+command (its transposition table is shared by them).
 """
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ from dataclasses import dataclass, replace
 from typing import Dict, Optional, Sequence, Tuple
 
 from .backend import Solver
+from .board import Board
 from .deal import Deal, HandResult
 from .errors import DealError
-from .play import PlayState
 from .scoring import TRICKS_PER_HAND, NilBet, PlayerScore
 from .seating import DECLARER_SIDE, DEFENDER_SIDE, Seating, controller, side_name, side_of
 
@@ -50,43 +51,22 @@ def side_members(names: Sequence[str], side: int) -> Tuple[str, ...]:
     return tuple(n for seat, n in enumerate(names) if side >> seat & 1)
 
 
-def with_breaking(deal: Deal, breaking: Optional[bool]) -> Deal:
-    """The deal with the spade-breaking rule set to ``breaking`` (``None``:
-    as the file says). Switching it off never makes a played card illegal."""
-    if breaking is None or breaking == deal.rules.breaking:
-        return deal
-    return replace(deal, rules=replace(deal.rules, breaking=bool(breaking)))
-
-
-def check_not_over(state: PlayState) -> None:
-    if state.is_over:
-        raise AnalysisError(
-            "the hand is over: all 13 tricks are played, so there is nothing left to solve",
-            field="played",
-            expected="a deal with cards still to play (`dummy-spades score FILE` scores a finished hand)")
-
-
-def side_won(state: PlayState, side: int) -> int:
-    """Completed tricks already won by the seats of ``side``."""
-    return sum(w for seat, w in enumerate(state.tricks_won) if side >> seat & 1)
-
-
-def dd_side_tricks(state: PlayState, side: int, solver: Solver) -> int:
+def dd_side_tricks(board: Board, side: int, solver: Solver) -> int:
     """Double-dummy total of ``side``'s tricks: tricks already won plus the
     most it can take from the current position on."""
-    if state.is_over:
-        return side_won(state, side)
-    return side_won(state, side) + solver.max_tricks(state.engine_position(), side)
+    if board.is_over:
+        return board.side_won(side)
+    return board.side_won(side) + solver.max_tricks(board.position, side)
 
 
-def dd_side_bound(state: PlayState, side: int, target: int, solver: Solver) -> int:
+def dd_side_bound(board: Board, side: int, target: int, solver: Solver) -> int:
     """One null-window test of ``side``'s double-dummy total (tricks already
     won included) at ``target``, fail-soft: a result ``v >= target`` means the
     total is at least ``v``, a result ``v < target`` that it is at most ``v``."""
-    won = side_won(state, side)
-    if state.is_over:
+    won = board.side_won(side)
+    if board.is_over:
         return won
-    return won + solver.bound(state.engine_position(), side, target - won)
+    return won + solver.bound(board.position, side, target - won)
 
 
 # ------------------------------------------------------------------ contract
@@ -153,17 +133,16 @@ class ContractResult:
         return self.result.ignored_nils
 
 
-def nil_outcome(state: PlayState, seating: Seating, bet: NilBet,
-                solver: Solver) -> NilOutcome:
-    """The engine's nil-aware answer for one nil bet at ``state`` (``points``
+def nil_outcome(board: Board, bet: NilBet, solver: Solver) -> NilOutcome:
+    """The engine's nil-aware answer for one nil bet at ``board`` (``points``
     left 0: the scoring fills it in, see :func:`contract_result`)."""
-    seat = seating.seat_of(bet.hand)
+    seat = board.seating.seat_of(bet.hand)
     side = side_of(seat)
-    lost = state.tricks_won[seat] > 0
-    keep = -1 if lost else solver.max_tricks(state.engine_position(), side, nil_seat=seat)
+    lost = board.tricks_won[seat] > 0
+    keep = -1 if lost else solver.max_tricks(board.position, side, nil_seat=seat)
     kept = keep >= 0
     return NilOutcome(bet.bidder, bet.hand, side, kept,
-                      side_won(state, side) + keep if kept else -1, lost, 0)
+                      board.side_won(side) + keep if kept else -1, lost, 0)
 
 
 #: why the scores use the trick totals they do (JSON ``scoring.basis``)
@@ -201,31 +180,35 @@ def scoring_range(declarer_tricks: int, nils: Sequence[NilOutcome]) -> Tuple[int
     return declarer_tricks, declarer_tricks, SCORING_BASES[0]
 
 
-def contract_result(deal: Deal, solver: Solver) -> ContractResult:
-    """Double-dummy result for the auction's declarer at the current position."""
-    if deal.auction is None or deal.declarer is None:
+def contract_result(board: Board, solver: Solver) -> ContractResult:
+    """Double-dummy result for the auction's declarer at the board's position
+    (a board of a deal with a complete auction, played from its opening lead)."""
+    deal = board.deal
+    if deal is None or deal.auction is None or deal.declarer is None:
         raise AnalysisError("the auction is not complete, so there is no declarer to solve for",
                             field="auction", expected="three bids")
-    state = deal.play_state()
-    check_not_over(state)
-    seating = deal.seating()
-    declarer_tricks = dd_side_tricks(state, DECLARER_SIDE, solver)
+    if board.names[0] != deal.declarer:
+        raise AnalysisError(f"{board.names[0]} declares on the board, {deal.declarer} in the auction",
+                            field="auction", expected="a board with the auction's declarer")
+    board.check_not_over(AnalysisError)
+    seating = board.seating
+    declarer_tricks = dd_side_tricks(board, DECLARER_SIDE, solver)
     bets = deal.auction.applicable_nils()
-    nils = tuple(nil_outcome(state, seating, bet, solver) for bet in bets)
+    nils = tuple(nil_outcome(board, bet, solver) for bet in bets)
     hand_tricks = {n.hand: n.scoring_tricks for n in nils}
     low, high, basis = scoring_range(declarer_tricks, nils)
     result = HandResult.build(deal, low, hand_tricks, bets)
     result_high = HandResult.build(deal, high, hand_tricks, bets) if high != low else None
     points = {(r.bidder, r.hand): r.points for s in result.scores for r in s.nils}
     nils = tuple(replace(n, points=points[(n.bidder, n.hand)]) for n in nils)
-    seat = state.to_move
+    seat = board.to_move
     assert seat is not None
     return ContractResult(
-        declarer=seating.declarer, seating=seating, breaking=deal.rules.breaking,
-        tricks_played=len(state.tricks), cards_played=len(state.moves),
+        declarer=seating.declarer, seating=seating, breaking=board.rules.breaking,
+        tricks_played=len(board.tricks), cards_played=len(board.moves),
         to_move=seating.names[seat], played_by=seating.names[controller(seat)],
-        spades_broken=state.spades_broken,
-        won_declarer=state.declarer_tricks, won_defenders=state.defender_tricks,
+        spades_broken=board.spades_broken,
+        won_declarer=board.declarer_tricks, won_defenders=board.defender_tricks,
         declarer_tricks=declarer_tricks, defender_tricks=TRICKS_PER_HAND - declarer_tricks,
         nils=nils, result=result, scoring_low=low, scoring_high=high, scoring_basis=basis,
         result_high=result_high)
@@ -253,15 +236,14 @@ def dd_table(deal: Deal, solver: Solver) -> Tuple[TableRow, ...]:
     """Each real player (in ``deal.players`` order) as declarer, from the start of the hand."""
     rows = []
     for player in deal.players:
-        state = deal.initial_state(player)
-        rows.append(TableRow(player, deal.seating(player),
-                             dd_side_tricks(state, DECLARER_SIDE, solver)))
+        board = deal.opening_board(player)
+        rows.append(TableRow(player, board.seating, dd_side_tricks(board, DECLARER_SIDE, solver)))
     return tuple(rows)
 
 
 # ------------------------------------------------------------ the position
-def analysis_state(deal: Deal, declarer: Optional[str] = None) -> PlayState:
-    """The play state to analyse: after the file's played cards, with the
+def analysis_board(deal: Deal, declarer: Optional[str] = None) -> Board:
+    """The board to analyse: after the file's played cards, with the
     auction's declarer or ``declarer``: the declarer when the file has none,
     or a what-if declarer in place of the auction's (only before any card
     is played: the played cards were played with the auction's seating)."""
@@ -276,16 +258,16 @@ def analysis_state(deal: Deal, declarer: Optional[str] = None) -> PlayState:
                     f"cannot be replayed with {declarer} as declarer", field="played",
                     expected=f"no --declarer (or --declarer {deal.declarer}), or a deal file "
                              f"without played cards for a what-if declarer")
-            return deal.initial_state(declarer)
+            return deal.opening_board(declarer)
         declarer = deal.declarer
     if declarer is None:
         what = "the file has no auction" if deal.auction is None else "the auction is not complete"
         raise AnalysisError(f"no declarer: {what}", field="auction",
                             expected=f"a declarer chosen for the analysis (one of "
                                      f"{', '.join(deal.players)})")
-    state = deal.play_state(declarer)
-    check_not_over(state)
-    return state
+    board = deal.board(declarer)
+    board.check_not_over(AnalysisError)
+    return board
 
 
 # ------------------------------------------------------------ card analysis
@@ -323,21 +305,21 @@ class CardAnalysis:
         return tuple(sorted(c for g in self.groups if g.best for c in g.cards))
 
 
-def card_analysis(state: PlayState, solver: Solver) -> CardAnalysis:
+def card_analysis(board: Board, solver: Solver) -> CardAnalysis:
     """The value of every legal card of the player to move (never omitting one)."""
-    check_not_over(state)
-    seat = state.to_move
+    board.check_not_over(AnalysisError)
+    seat = board.to_move
     assert seat is not None
     side = side_of(seat)
-    won = side_won(state, side)
-    raw = solver.card_groups(state.engine_position(), side)
+    won = board.side_won(side)
+    raw = solver.card_groups(board.position, side)
     best = max(v for _, v in raw)
     groups = tuple(CardGroup(tuple(cards), won + v, v == best) for cards, v in raw)
-    legal = set(state.legal_moves())
+    legal = set(board.legal_moves())
     listed = [c for g in groups for c in g.cards]
     if sorted(listed) != sorted(legal):  # never omit (or invent) a card
         raise EngineMismatch(f"engine card groups {listed} differ from the legal cards {sorted(legal)}")
-    return CardAnalysis(seat, state.names[seat], state.names[controller(seat)], side, won,
+    return CardAnalysis(seat, board.names[seat], board.names[controller(seat)], side, won,
                         won + best, groups)
 
 
@@ -366,18 +348,18 @@ class Line:
     defender_tricks: int
 
 
-def optimal_line(state: PlayState, solver: Solver) -> Line:
-    """One optimal play-out from ``state`` to the end, replayed trick by trick
-    (each card checked by :class:`~solver.play.PlayState`)."""
-    check_not_over(state)
-    seat = state.to_move
+def optimal_line(board: Board, solver: Solver) -> Line:
+    """One optimal play-out from ``board`` to the end, played on a copy of it
+    trick by trick (each card checked by :meth:`Board.push <solver.board.Board.push>`)."""
+    board.check_not_over(AnalysisError)
+    seat = board.to_move
     assert seat is not None
-    cards = tuple(solver.optimal_line(state.engine_position(), side_of(seat)))
-    replay = state.copy()
+    cards = tuple(solver.optimal_line(board.position, side_of(seat)))
+    replay = board.copy()
     on_table = len(replay.trick)
     tricks = []
     for card in cards:
-        done = replay.play(card)
+        done = replay.push(card)
         if done is None:
             continue
         names = replay.names
@@ -394,7 +376,6 @@ def optimal_line(state: PlayState, solver: Solver) -> Line:
 
 __all__ = [
     "AnalysisError", "CardAnalysis", "CardGroup", "ContractResult", "EngineMismatch", "Line",
-    "LineTrick", "NilOutcome", "TableRow", "analysis_state", "card_analysis", "contract_result",
+    "LineTrick", "NilOutcome", "TableRow", "analysis_board", "card_analysis", "contract_result",
     "dd_side_bound", "dd_side_tricks", "dd_table", "optimal_line", "side_members",
-    "side_won", "with_breaking",
 ]

@@ -14,7 +14,7 @@ Rich objects (:class:`Card`) live at the edges: parsing and printing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional, Sequence, Tuple
 
 from .errors import DealError
 
@@ -217,3 +217,58 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+# ------------------------------------------------------------- a set of hands
+class HandsError(DealError):
+    """A set of hands that cannot be dealt together. ``hand``: the index of
+    the hand at fault; ``cards``: the cards it shares with earlier hands
+    (``owner``: the earlier hand holding the first of them), or 0 when its
+    size is wrong (``sizes``: every hand's size)."""
+
+    def __init__(self, problem: str, *, hand: int, cards: int = 0, owner: int = -1,
+                 sizes: Tuple[int, ...] = (), field: Optional[str] = None,
+                 expected: Optional[str] = None) -> None:
+        self.hand, self.cards, self.owner, self.sizes = hand, cards, owner, sizes
+        super().__init__(problem, field=field, expected=expected)
+
+
+def check_hands(hands: Sequence[int], names: Sequence[str],
+                cards_each: Optional[int] = None) -> Tuple[int, ...]:
+    """The one check of a set of hands (a deal's, a position's, a layout's):
+    each a set of the 52 cards, no card in two hands, and every hand of
+    ``cards_each`` cards (``None``: all of one size). Returns the hands as a
+    tuple of ints; raises :class:`HandsError` (field ``hands.<name>``, the
+    first hand at fault in ``names`` order)."""
+    out: list[int] = []
+    seen = 0
+    for i, h in enumerate(hands):
+        if isinstance(h, bool) or not isinstance(h, int) or h < 0 or h >> 52:
+            raise HandsError(f"{h!r} is not a hand", hand=i, field=f"hands.{names[i]}",
+                             expected="a set of the 52 cards (a 52-bit mask)")
+        twice = seen & h
+        if twice:
+            first = twice & -twice
+            owner = next(j for j in range(i) if out[j] & first)
+            raise HandsError(f"{format_card(first.bit_length() - 1)} is also in {names[owner]}'s hand",
+                             hand=i, cards=twice, owner=owner, field=f"hands.{names[i]}",
+                             expected="each of the 52 cards exactly once")
+        seen |= h
+        out.append(h)
+    sizes = tuple(count(h) for h in out)
+    want = sizes[0] if cards_each is None and sizes else cards_each
+    for i, n in enumerate(sizes):
+        if n != want:
+            absent = FULL_DECK & ~seen
+            extra = (f" (missing from the deal: {format_cards(absent)})"
+                     if want == 13 and absent and n < 13 else "")
+            expected = (f"{want} cards" if cards_each is not None
+                        else f"hands of one size, not {list(sizes)}")
+            raise HandsError(f"{n} cards{extra}", hand=i, sizes=sizes, field=f"hands.{names[i]}",
+                             expected=expected)
+    return tuple(out)
+
+
+def format_cards(mask: int) -> str:
+    """The cards of ``mask`` as card text, ascending: ``SA S2 HK`` order by card int."""
+    return " ".join(format_card(c) for c in iter_cards(mask))

@@ -5,24 +5,31 @@
 rule settings, the running scores and the auction variant. It validates
 itself on construction (raising :class:`~solver.errors.DealError` with the
 deal-file field path of the problem) and answers the questions the commands
-ask: the seating for any declarer, the play state after the played cards,
-the hand's score.
+ask: the seating for any declarer, the board (:class:`~solver.board.Board`)
+at the opening lead or after the played cards, the hand's score.
+
+A deal with played cards replays them once, when it is built (they are
+checked card by card), and keeps that board: :meth:`Deal.board` hands out
+copies of it.
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, Iterable, Iterator, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import (Any, Dict, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, Tuple,
+                    TypeVar, Union)
 
 from .auction import BIDDING_RULES, MIRROR, STANDARD, Auction, check_auction, spade_count
-from .cards import (FULL_DECK, CardError, format_card, format_hand, iter_cards, parse_card,
-                    parse_hand)
+from .board import Board
+from .cards import (CardError, check_hands, format_card, format_cards, format_hand, iter_cards,
+                    parse_card, parse_hand)
 from .cards import count as popcount
 from .errors import DealError, IllegalPlayError
 from .pbn import format_pbn_deal, parse_pbn_deal
-from .play import PlayState
-from .scoring import (DEFAULT_RULES, DUMMY, TRICKS_PER_HAND, Ledger, LedgerEntry, NilBet,
-                      PlayerScore, ScoringRules, Standing, score_hand)
+from .rules import DEFAULT_DEAL_RULES, Rules
+from .scoring import (DUMMY, TRICKS_PER_HAND, Ledger, LedgerEntry, NilBet, PlayerScore, Standing,
+                      score_hand)
 from .seating import (DECLARER_SIDE, DEFENDER_SIDE, Seating, check_table, play_seating,
                       side_of)
 
@@ -56,18 +63,6 @@ class FrozenMap(Mapping[K, V]):
 
     def __repr__(self) -> str:
         return f"FrozenMap({self._data!r})"
-
-
-# ------------------------------------------------------------------- rules
-@dataclass(frozen=True)
-class Rules:
-    """The rule settings of a deal: the spade-breaking switch and the scoring rules."""
-
-    breaking: bool = True
-    scoring: ScoringRules = DEFAULT_RULES
-
-
-DEFAULT_DEAL_RULES = Rules()
 
 
 # ----------------------------------------------------------------- variant
@@ -238,10 +233,6 @@ def _as_cards(values: Sequence[Union[int, str]]) -> Tuple[int, ...]:
     return tuple(cards)
 
 
-def _cards_text(mask: int) -> str:
-    return " ".join(format_card(c) for c in sorted(iter_cards(mask)))
-
-
 @dataclass(frozen=True)
 class Deal:
     """One hand of Dummy Hand Spades as a deal file describes it (validated).
@@ -261,6 +252,7 @@ class Deal:
     variant: Variant = Variant()
     title: str = ""
     notes: str = ""
+    _played_board: Optional[Board] = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         players = check_table(self.players, self.dealer)
@@ -275,10 +267,9 @@ class Deal:
                 raise DealError(f"unknown player {player!r}", field=f"variant.seen.{player}",
                                 expected=f"one of {', '.join(players)}")
             if mask & ~self.hands[DUMMY]:
-                raise DealError(f"{_cards_text(mask & ~self.hands[DUMMY])} not in the dummy",
+                raise DealError(f"{format_cards(mask & ~self.hands[DUMMY])} not in the dummy",
                                 field=f"variant.seen.{player}", expected="cards of the dummy's hand")
-        if self.played:
-            self.play_state()  # replays and validates every card
+        object.__setattr__(self, "_played_board", self._replay() if self.played else None)
 
     # ------------------------------------------------------------ validation
     def _check_hands(self) -> None:
@@ -294,19 +285,7 @@ class Deal:
         if missing:
             raise DealError(f"no hand for {', '.join(missing)}", field="hands",
                             expected=f"one hand each for {', '.join(self.players)} and dummy")
-        seen: Dict[int, str] = {}
-        for name in names:
-            for card in iter_cards(hands[name]):
-                if card in seen:
-                    raise DealError(f"{format_card(card)} is also in {seen[card]}'s hand",
-                                    field=f"hands.{name}", expected="each of the 52 cards exactly once")
-                seen[card] = name
-        absent = FULL_DECK & ~sum(1 << c for c in seen)
-        for name in names:
-            n = popcount(hands[name])
-            if n != TRICKS_PER_HAND:
-                extra = f" (missing from the deal: {_cards_text(absent)})" if absent and n < 13 else ""
-                raise DealError(f"{n} cards{extra}", field=f"hands.{name}", expected="13 cards")
+        check_hands([hands[n] for n in names], names, TRICKS_PER_HAND)
         object.__setattr__(self, "hands", FrozenMap((n, hands[n]) for n in names))
 
     def _check_auction(self) -> None:
@@ -358,29 +337,34 @@ class Deal:
                             expected=f"one of {', '.join(self.players)}")
         return Seating.for_deal(self.players, self.dealer, declarer)
 
-    def initial_state(self, declarer: Optional[str] = None) -> PlayState:
-        """The play state before the opening lead, for ``declarer`` (default: the auction's)."""
-        s = self.seating(declarer)
-        return PlayState([self.hands[n] for n in s.names], s.leader, self.rules.breaking,
-                         names=s.names)
+    def opening_board(self, declarer: Optional[str] = None) -> Board:
+        """The board at the opening lead, for ``declarer`` (default: the auction's)."""
+        return Board.opening(self.seating(declarer), self.hands, self.rules, self)
 
-    def play_state(self, declarer: Optional[str] = None) -> PlayState:
-        """The play state after the ``played`` cards (they need the auction's declarer)."""
-        if self.played and self.declarer is None:
-            raise DealError("cards were played but the auction is not complete", field="played",
-                            expected="a complete auction (three bids) before any played card")
-        if self.played and declarer not in (None, self.declarer):
+    def board(self, declarer: Optional[str] = None) -> Board:
+        """The board after the ``played`` cards (they need the auction's
+        declarer): a copy of the one the deal built when it checked them."""
+        if self._played_board is None:
+            return self.opening_board(declarer)
+        if declarer not in (None, self.declarer):
             raise DealError(f"the played cards were played with {self.declarer} as declarer, "
                             f"not {declarer}", field="played")
-        state = self.initial_state(declarer)
+        return self._played_board.copy()
+
+    def _replay(self) -> Board:
+        """The board after the played cards, each checked (the one replay)."""
+        if self.declarer is None:
+            raise DealError("cards were played but the auction is not complete", field="played",
+                            expected="a complete auction (three bids) before any played card")
+        board = self.opening_board()
         for i, card in enumerate(self.played):
             try:
-                state.play(card)
+                board.push(card)
             except IllegalPlayError as err:
                 where = f"trick {i // 4 + 1}, card {i % 4 + 1}"
                 raise err.relocated(field=f"played[{i}]",
                                     problem=f"{err.problem} ({where})") from None
-        return state
+        return board
 
     # ------------------------------------------------------------------- PBN
     def to_pbn(self, declarer: Optional[str] = None) -> str:
@@ -415,22 +399,31 @@ class Deal:
         if self.auction is None or self.declarer is None:
             raise DealError("the hand cannot be scored before the auction is complete",
                             field="auction", expected="three bids")
-        state = self.play_state()
-        seating = self.seating()
+        return self.board().score(declarer_tricks, hand_tricks)
+
+    def hand_result(self, won: Mapping[str, int], tricks_left: int, over: bool,
+                    declarer_tricks: Optional[int], hand_tricks: Optional[Mapping[str, int]],
+                    seating: Seating) -> "HandResult":
+        """The score of a board of this deal (:meth:`Board.score
+        <solver.board.Board.score>`): ``won`` by hand name, ``tricks_left``,
+        ``over`` (all 13 tricks played), and the trick totals given, if any."""
+        if self.auction is None or self.declarer is None:
+            raise DealError("the hand cannot be scored before the auction is complete",
+                            field="auction", expected="three bids")
         nils = self.auction.applicable_nils()
         given = dict(hand_tricks or {})
-        if state.is_over:
+        if over:
             if declarer_tricks is not None or given:
                 raise DealError("all 13 tricks are played, so the trick totals come from the play",
                                 field="declarer_tricks" if declarer_tricks is not None else "hand_tricks",
                                 expected="no trick totals given")
-            won = dict(zip(seating.names, state.tricks_won))
-            return HandResult.build(self, state.declarer_tricks, won, nils)
+            side = sum(won[n] for i, n in enumerate(seating.names) if side_of(i) == DECLARER_SIDE)
+            return HandResult.build(self, side, won, nils)
         if declarer_tricks is None:
-            raise DealError(f"only {len(state.tricks)} of 13 tricks are played", field="played",
+            played = TRICKS_PER_HAND - tricks_left
+            raise DealError(f"only {played} of 13 tricks are played", field="played",
                             expected="the declarer side's trick total for the hand")
-        won = dict(zip(seating.names, state.tricks_won))
-        check_trick_totals(seating, won, state.tricks_left, declarer_tricks, given)
+        check_trick_totals(seating, won, tricks_left, declarer_tricks, given)
         missing = sorted({b.hand for b in nils} - set(given))
         if missing:
             raise DealError(f"the tricks of {', '.join(missing)} are not known",
@@ -440,7 +433,24 @@ class Deal:
 
     # -------------------------------------------------------------- changing
     def with_played(self, cards: Sequence[Union[int, str]]) -> "Deal":
+        """The deal with other cards played (checked: a replay, as loading a file)."""
         return replace(self, played=_as_cards(cards))
+
+    def with_rules(self, rules: Rules) -> "Deal":
+        """The deal under other rule settings. Its played cards are checked
+        under them at the positions they were played from (nothing is replayed)."""
+        if rules == self.rules:
+            return self
+        new = copy.copy(self)
+        object.__setattr__(new, "rules", rules)
+        if self._played_board is not None:
+            try:
+                board = self._played_board.with_rules(rules)
+            except IllegalPlayError:
+                return replace(self, rules=rules)   # the replay says where, as loading does
+            board.deal = new
+            object.__setattr__(new, "_played_board", board)
+        return new
 
     def __repr__(self) -> str:
         parts = [f"players={self.players!r}", f"dealer={self.dealer!r}",
@@ -495,6 +505,23 @@ def check_trick_totals(seating: Seating, won: Mapping[str, int], tricks_left: in
                         expected=f"one of {', '.join(seating.names)}")
 
 
+class ScoredTable(Protocol):
+    """What scoring a hand reads: a :class:`Deal`, or a player's
+    :class:`~solver.knowledge.Knowledge` of the play (no hand needed)."""
+
+    @property
+    def players(self) -> Tuple[str, str, str]: ...
+
+    @property
+    def auction(self) -> Optional[Auction]: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def scores(self) -> Optional[Mapping[str, Standing]]: ...
+
+
 @dataclass(frozen=True)
 class HandResult:
     """The score of one hand: per player scores (in ``players`` order), the
@@ -520,7 +547,7 @@ class HandResult:
         raise KeyError(player)
 
     @classmethod
-    def build(cls, deal: Deal, declarer_tricks: int, hand_tricks: Mapping[str, int],
+    def build(cls, deal: ScoredTable, declarer_tricks: int, hand_tricks: Mapping[str, int],
               nils: Sequence[NilBet]) -> "HandResult":
         auction = deal.auction
         assert auction is not None and auction.declarer is not None
@@ -534,3 +561,7 @@ class HandResult:
             winner = book.winner()
         return cls(auction.declarer, declarer_tricks, FrozenMap(hand_tricks), scores,
                    tuple(auction.ignored_nils()), ledger, winner)
+
+
+__all__ = ["DEFAULT_DEAL_RULES", "VARIANT_CARDS", "VARIANT_FORMS", "Deal", "FrozenMap", "HandResult",
+           "Rules", "ScoredTable", "Variant", "check_trick_totals", "parse_variant", "parse_variant_name"]

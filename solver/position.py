@@ -14,8 +14,10 @@ the spade state. Every solver (:mod:`solver.engine`, the compiled engine, and
   take while doing so, or :data:`NIL_LOST` if the nil cannot be kept.
 
 Values count the tricks from the trick in progress (included) to the end of
-the hand. :func:`check_query` is the one validation of a position and those
-three arguments.
+the hand. :func:`check_position` is the one check of a position's cards
+(through :func:`solver.cards.check_hands`, the one check of a set of
+hands); :func:`check_query` checks a question: the position and those three
+arguments.
 
 Seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
 defender, 2 dummy, 3 right defender, in clockwise play order); cards and
@@ -23,11 +25,12 @@ hands are the ints and 52-bit masks of :mod:`solver.cards`.
 """
 from __future__ import annotations
 
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from .cards import count as popcount
-from .cards import iter_cards, suit_of
+from .cards import HandsError, check_hands, iter_cards, suit_of
 from .rules import breaks_spades, legal_cards, trick_winner
+from .seating import ROLES
 
 #: A play seat 0..3 (:mod:`solver.seating`).
 Seat = int
@@ -126,19 +129,19 @@ def equivalent_groups(pos: Position) -> List[Tuple[Card, ...]]:
     return [tuple(g) for g in groups]
 
 
-def check_query(pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
-                nil_seat: Optional[Seat] = None) -> Tuple[Position, SeatMask, SeatMask, Seat]:
-    """Check a question about ``pos``; return it normalised: the position with
-    int, tuple and bool fields, ``side``, ``count`` (``side`` when ``None``)
-    and the nil seat (``-1`` for none). Raises :class:`PositionError`."""
+def check_position(pos: Position, names: Sequence[str] = ROLES) -> Position:
+    """Check a position's fields and cards: four hands, a seat to lead, at
+    most three cards on the table, none of them held, and the hands as dealt
+    (the cards on the table back in the hands that played them) a set of
+    hands of one size (:func:`solver.cards.check_hands`, field
+    ``hands.<name>`` with ``names`` by seat). Returns it with int, tuple and
+    bool fields. Raises :class:`PositionError`, or
+    :class:`~solver.cards.HandsError` for the hands."""
     try:
         hands = tuple(int(h) for h in pos.hands)
         leader = int(pos.leader)
         trick = tuple(int(c) for c in pos.trick)
         spades_broken, breaking = bool(pos.spades_broken), bool(pos.breaking)
-        side = int(side)
-        count = side if count is None else int(count)
-        nil = -1 if nil_seat is None else int(nil_seat)
     except AttributeError as exc:
         raise PositionError(f"not a position: {exc}") from None
     except (TypeError, ValueError) as exc:
@@ -147,30 +150,40 @@ def check_query(pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
         raise PositionError("a position needs exactly four hands")
     if not 0 <= leader <= 3:
         raise PositionError(f"leader must be a seat 0..3, not {leader!r}")
+    if len(trick) > 3:
+        raise PositionError("a trick in progress holds at most three cards")
+    dealt = list(hands)
+    for i, card in enumerate(trick):
+        if not 0 <= card < 52 or any(h >> card & 1 for h in hands) or card in trick[:i]:
+            raise PositionError("trick cards must be cards not held by any hand")
+        dealt[(leader + i) % 4] |= 1 << card
+    check_hands(dealt, names)
+    return Position((hands[0], hands[1], hands[2], hands[3]), leader, trick, spades_broken, breaking)
+
+
+def check_query(pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
+                nil_seat: Optional[Seat] = None) -> Tuple[Position, SeatMask, SeatMask, Seat]:
+    """Check a question about ``pos``; return it normalised: the position with
+    int, tuple and bool fields, ``side``, ``count`` (``side`` when ``None``)
+    and the nil seat (``-1`` for none). Raises :class:`PositionError`."""
+    try:
+        side = int(side)
+        count = side if count is None else int(count)
+        nil = -1 if nil_seat is None else int(nil_seat)
+    except (TypeError, ValueError) as exc:
+        raise PositionError(f"position fields must be integers: {exc}") from None
+    try:
+        pos = check_position(pos)
+    except HandsError as err:
+        raise PositionError(f"{err.problem} ({err.field}); expected {err.expected}") from None
     if not 0 <= side <= 15:
         raise PositionError(f"side must be a seat mask 0..15, not {side!r}")
     if not 0 <= count <= 15:
         raise PositionError(f"count must be a seat mask 0..15, not {count!r}")
     if nil_seat is not None and not (0 <= nil <= 3 and side >> nil & 1):
         raise PositionError(f"nil_seat must be one of the maximising side's seats, not {nil!r}")
-    if len(trick) > 3:
-        raise PositionError("a trick in progress holds at most three cards")
-    seen = 0
-    for h in hands:
-        if h < 0 or h >> 52 or seen & h:
-            raise PositionError("hands must be disjoint sets of the 52 cards")
-        seen |= h
-    for c in trick:
-        if not 0 <= c < 52 or seen >> c & 1:
-            raise PositionError("trick cards must be cards not held by any hand")
-        seen |= 1 << c
-    # seats that have played to the trick hold one card fewer
-    sizes = [popcount(hands[(leader + i) % 4]) + (1 if i < len(trick) else 0) for i in range(4)]
-    if len(set(sizes)) != 1:
-        raise PositionError(f"hand sizes do not fit the trick in progress: {sizes}")
-    four = (hands[0], hands[1], hands[2], hands[3])
-    return Position(four, leader, trick, spades_broken, breaking), side, count, nil
+    return pos, side, count, nil
 
 
 __all__ = ["ALL_SEATS", "NIL_LOST", "Card", "CardMask", "Position", "PositionError", "Seat",
-           "SeatMask", "check_query", "equivalent_groups", "play_card"]
+           "SeatMask", "check_position", "check_query", "equivalent_groups", "play_card"]

@@ -39,9 +39,9 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 from .analysis import (AnalysisError, ContractResult, contract_result, dd_side_bound,
                        dd_side_tricks)
 from .backend import Solver
+from .board import Board
 from .deal import Deal, HandResult
 from .duck.outcomes import _values as ranked_values
-from .play import PlayState
 from .position import equivalent_groups
 from .scoring import TRICKS_PER_HAND
 from .seating import DECLARER_SIDE, Seating, controller, side_name, side_of
@@ -104,60 +104,60 @@ class CardJudgement:
         return self.lost == 0
 
 
-def _total_after(state: PlayState, before: int, declarer_moved: bool,
+def _total_after(board: Board, before: int, declarer_moved: bool,
                  solver: Solver) -> int:
-    """The declarer side's total at ``state`` (just after a card), knowing
+    """The declarer side's total at ``board`` (just after a card), knowing
     the total ``before`` it: the declarer side's card cannot raise it, a
     defender's cannot lower it, so null-window tests from ``before`` on find
     it (one test when the card was best)."""
     if declarer_moved:
         t = before                          # total <= t
         while True:
-            b = dd_side_bound(state, DECLARER_SIDE, t, solver)
+            b = dd_side_bound(board, DECLARER_SIDE, t, solver)
             if b >= t:
                 return t
             t = b
     t = before + 1                          # total >= t - 1
     while True:
-        b = dd_side_bound(state, DECLARER_SIDE, t, solver)
+        b = dd_side_bound(board, DECLARER_SIDE, t, solver)
         if b < t:
             return t - 1
         t = b + 1
 
 
-def _is_best(state: PlayState, card: int, best: int, declarer_moved: bool,
+def _is_best(board: Board, card: int, best: int, declarer_moved: bool,
              solver: Solver) -> bool:
     """Does ``card`` keep the declarer side's total at ``best``, the total
     before it? (one null-window test)"""
-    state.play(card)
+    board.push(card)
     try:
         if declarer_moved:
-            return dd_side_bound(state, DECLARER_SIDE, best, solver) >= best
-        return dd_side_bound(state, DECLARER_SIDE, best + 1, solver) <= best
+            return dd_side_bound(board, DECLARER_SIDE, best, solver) >= best
+        return dd_side_bound(board, DECLARER_SIDE, best + 1, solver) <= best
     finally:
-        state.unplay()
+        board.pop()
 
 
-def judge_cards(start: PlayState, moves: Sequence[int],
+def judge_cards(start: Board, moves: Sequence[int],
                 solver: Solver) -> Tuple[CardJudgement, ...]:
-    """Judge every card of ``moves`` played from ``start`` (each card is
-    checked by :class:`~solver.play.PlayState`)."""
-    state = start.copy()
-    names = state.names
-    before = dd_side_tricks(state, DECLARER_SIDE, solver)
+    """Judge every card of ``moves`` played from ``start`` (on a copy; each
+    card is checked by :meth:`Board.push <solver.board.Board.push>`)."""
+    board = start.copy()
+    names = board.names
+    before = dd_side_tricks(board, DECLARER_SIDE, solver)
     out = []
     for number, card in enumerate(moves, 1):
-        seat = state.to_move
+        seat = board.to_move
         if seat is None:
-            state.check(card)               # raises: the hand is over
+            board.check(card)               # raises: the hand is over
         assert seat is not None
         side = side_of(seat)
         declarer_moved = side == DECLARER_SIDE
-        trick = len(state.tricks) + 1
-        groups = equivalent_groups(state.engine_position())
-        state.play(card)
-        after = _total_after(state, before, declarer_moved, solver)
-        state.unplay()
+        trick = len(board.tricks) + 1
+        groups = equivalent_groups(board.position)
+        board.push(card)
+        after = _total_after(board, before, declarer_moved, solver)
+        board.pop()
         best = []
         for group in groups:
             if card in group:
@@ -165,14 +165,14 @@ def judge_cards(start: PlayState, moves: Sequence[int],
             elif len(groups) == 1:
                 keeps = True
             else:
-                keeps = _is_best(state, group[0], before, declarer_moved, solver)
+                keeps = _is_best(board, group[0], before, declarer_moved, solver)
             if keeps:
                 best.append(group)
         if not best:
             raise AssertionError("double-dummy values disagree: no legal card keeps the total")
         out.append(CardJudgement(number, trick, names[seat], names[controller(seat)], side, card,
                                  before, after, tuple(best), len(groups)))
-        state.play(card)
+        board.push(card)
         before = after
     return tuple(out)
 
@@ -191,6 +191,11 @@ class Scores:
     declarer_tricks: int
     result: HandResult
     contract: Optional[ContractResult] = None
+
+    @property
+    def actual(self) -> bool:
+        """The finished hand as played (not a double-dummy continuation)."""
+        return self.kind == "actual"
 
     @property
     def points(self) -> Dict[str, int]:
@@ -213,14 +218,13 @@ class Scores:
         return values[player] - max(v for p, v in values.items() if p != player)
 
 
-def scores_at(deal: Deal, moves: Sequence[int], solver: Solver) -> Scores:
-    """The result after ``moves``: the actual one when they finish the hand,
-    else the double-dummy one of that position."""
-    at = deal.with_played(moves)
-    state = at.play_state()
-    if state.is_over:
-        return Scores("actual", state.declarer_tricks, at.score())
-    r = contract_result(at, solver)
+def scores_at(board: Board, solver: Solver) -> Scores:
+    """The result at ``board`` (a board of a deal with a complete auction):
+    the actual one when the hand is over, else the double-dummy one of its
+    position."""
+    if board.is_over:
+        return Scores("actual", board.declarer_tricks, board.score())
+    r = contract_result(board, solver)
     return Scores("double-dummy", r.declarer_tricks, r.result, r)
 
 
@@ -335,23 +339,22 @@ def review(deal: Deal, solver: Solver) -> HandReview:
         raise ReviewError(f"nothing to review: the deal has {what}", field="played",
                           expected="cards played after a complete auction (a `played:` list)")
     assert deal.declarer is not None  # a deal with played cards has a complete auction
-    start = deal.initial_state()
+    board = deal.opening_board()
     moves = tuple(deal.played)
-    cards = judge_cards(start, moves, solver)
-    opening = scores_at(deal, (), solver)
-    positions: Dict[int, Scores] = {0: opening}
-
-    def at(n: int) -> Scores:
-        if n not in positions:
-            positions[n] = scores_at(deal, moves[:n], solver)
-        return positions[n]
-
-    mistakes = []
-    for c in cards:
-        if c.lost > 0:
-            before, after = at(c.number - 1), at(c.number)
-            mistakes.append(Mistake(c, before, after, cut_throat_note(c, before, after)))
-    return HandReview(deal, deal.seating(), cards, opening, at(len(moves)), tuple(mistakes))
+    cards = judge_cards(board, moves, solver)
+    # the scores at the opening lead, before and after each mistake, and at the end,
+    # on one walk of the board through the played cards
+    wanted = {0, len(moves)} | {n for c in cards if c.lost > 0 for n in (c.number - 1, c.number)}
+    at: Dict[int, Scores] = {}
+    for n in range(len(moves) + 1):
+        if n in wanted:
+            at[n] = scores_at(board, solver)
+        if n < len(moves):
+            board.push(moves[n])
+    mistakes = tuple(Mistake(c, at[c.number - 1], at[c.number],
+                             cut_throat_note(c, at[c.number - 1], at[c.number]))
+                     for c in cards if c.lost > 0)
+    return HandReview(deal, board.seating, cards, at[0], at[len(moves)], mistakes)
 
 
 __all__ = [

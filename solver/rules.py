@@ -8,12 +8,29 @@ against them by the differential tests).
 
 Seats are ints 0..3 in clockwise play order; a trick is the list of cards
 played to it so far, in order, starting with the leader's card.
+
+:class:`Rules` holds a deal's rule settings (the spade-breaking switch and
+the scoring rules): the one way the rules reach the library, on the deal
+(:class:`~solver.deal.Deal`) or its board (:class:`~solver.board.Board`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from .cards import SPADES, SUIT_MASK, rank_of, suit_of
+from .scoring import DEFAULT_RULES, ScoringRules
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule settings of a deal: the spade-breaking switch and the scoring rules."""
+
+    breaking: bool = True
+    scoring: ScoringRules = DEFAULT_RULES
+
+
+DEFAULT_DEAL_RULES = Rules()
 
 
 def spade_lead_allowed(hand: int, spades_broken: bool, breaking: bool = True) -> bool:

@@ -131,6 +131,16 @@ class Seating:
         return self.names[LEFT_DEFENDER_SEAT], self.names[RIGHT_DEFENDER_SEAT]
 
     @property
+    def players(self) -> Tuple[str, str, str]:
+        """The real players: declarer, left defender, right defender."""
+        return self.names[DECLARER_SEAT], self.names[LEFT_DEFENDER_SEAT], self.names[RIGHT_DEFENDER_SEAT]
+
+    def other_defender(self, defender: str) -> str:
+        """The defender who is not ``defender``."""
+        left, right = self.defenders
+        return right if defender == left else left
+
+    @property
     def opening_leader(self) -> str:
         return self.names[self.leader]
 

@@ -1,8 +1,10 @@
-"""Small helpers shared by the model tests (cards from text, play states, deals)."""
+"""Small helpers shared by the model tests (cards from text, boards, deals)."""
 from dummy_spades.solver.auction import Auction
 from dummy_spades.solver.cards import parse_card, parse_hand
 from dummy_spades.solver.deal import Deal
-from dummy_spades.solver.play import PlayState
+from dummy_spades.solver.board import Board
+from dummy_spades.solver.position import Position
+from dummy_spades.solver.rules import Rules
 
 PLAYERS = ("Alice", "Bob", "Carol")
 WORKED_HANDS = {"Alice": "A.AQT94.82.KT932", "Bob": "T986.K52.Q764.J4",
@@ -20,8 +22,8 @@ def cards(text):
 
 
 def state(*hands, leader=0, breaking=True, broken=False):
-    """A play state from four PBN hands by seat."""
-    return PlayState([parse_hand(h) for h in hands], leader, breaking, broken)
+    """A board from four PBN hands by seat (no deal)."""
+    return Board.at(Position(tuple(parse_hand(h) for h in hands), leader, (), broken, breaking))
 
 
 def worked_deal(*calls, dealer="Carol", **fields):
@@ -29,3 +31,8 @@ def worked_deal(*calls, dealer="Carol", **fields):
     if calls:
         fields["auction"] = Auction.from_calls(PLAYERS, dealer, calls)
     return Deal(PLAYERS, dealer, WORKED_HANDS, **fields)
+
+
+def with_breaking(deal, breaking):
+    """``deal`` with the spade-breaking rule set to ``breaking`` (``None``: as it is)."""
+    return deal if breaking is None else deal.with_rules(Rules(breaking, deal.rules.scoring))

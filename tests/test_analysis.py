@@ -19,14 +19,15 @@ import pytest
 from dummy_spades.solver import analysis
 from dummy_spades.solver.auction import Auction
 from dummy_spades.solver.backend import make_solver
+from dummy_spades.solver.board import Board
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.errors import DealError
-from dummy_spades.solver.play import PlayState
+from dummy_spades.solver.position import Position
 from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND, NilBet, score_hand
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, Seating, side_of
 
-from model_helpers import PLAYERS, WORKED_HANDS, worked_deal
+from model_helpers import PLAYERS, WORKED_HANDS, with_breaking, worked_deal
 from solver_checks import REF
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +45,7 @@ def random_position(deal: Deal, rng: random.Random, cards_left: int, quiet: bool
     remain, then 0-3 more cards (a trick in progress). ``quiet``: nobody plays
     a spade while they hold another legal card, and the hands under a nil bet
     play their lowest card (so spades tend to stay unbroken and nils alive)."""
-    state = deal.play_state()
+    state = deal.board()
     nil_hands = {b.hand for b in deal.auction.applicable_nils()}
     inside = rng.randrange(4)
     while len(state.tricks) < TRICKS_PER_HAND - cards_left or len(state.trick) != inside:
@@ -53,7 +54,7 @@ def random_position(deal: Deal, rng: random.Random, cards_left: int, quiet: bool
             moves = [c for c in moves if c >= 13] or moves
             if state.names[state.to_move] in nil_hands:
                 moves = [min(moves, key=lambda c: c % 13)]
-        state.play(rng.choice(moves))
+        state.push(rng.choice(moves))
     return deal.with_played(state.moves)
 
 
@@ -61,7 +62,7 @@ def nil_deal(breaking: bool) -> Deal:
     """The worked hands with nils on all four hands that count (Carol declares)."""
     auction = Auction.from_calls(PLAYERS, "Carol", ["5 nil self Bob", "4 nil Carol", "7 nil dummy self"])
     deal = Deal(PLAYERS, "Carol", WORKED_HANDS, auction=auction)
-    return analysis.with_breaking(deal, breaking)
+    return with_breaking(deal, breaking)
 
 
 def small_cases():
@@ -74,7 +75,7 @@ def small_cases():
     for name, deal in sources:
         for breaking in (True, False):
             try:
-                base = analysis.with_breaking(deal, breaking)
+                base = with_breaking(deal, breaking)
             except DealError:  # a spade led early with the rule off cannot be replayed with it on
                 continue
             for k in range(3):
@@ -89,22 +90,22 @@ SMALL = small_cases()
 # ------------------------------------------------------- small: vs reference
 @pytest.mark.parametrize("name, deal", SMALL, ids=[n for n, _ in SMALL])
 def test_contract_result_matches_reference(name, deal, solver):
-    state = deal.play_state()
-    r = analysis.contract_result(deal, solver)
-    want = state.declarer_tricks + REF.max_tricks(state.engine_position(), DECLARER_SIDE)
+    state = deal.board()
+    r = analysis.contract_result(deal.board(), solver)
+    want = state.declarer_tricks + REF.max_tricks(state.position, DECLARER_SIDE)
     assert r.declarer_tricks == want
     assert r.defender_tricks == TRICKS_PER_HAND - want
     assert r.won_declarer == state.declarer_tricks and r.won_defenders == state.defender_tricks
     # the other side's search gives the same split
-    other = state.defender_tricks + REF.max_tricks(state.engine_position(), DEFENDER_SIDE)
+    other = state.defender_tricks + REF.max_tricks(state.position, DEFENDER_SIDE)
     assert other == r.defender_tricks
 
 
 @pytest.mark.parametrize("name, deal", SMALL, ids=[n for n, _ in SMALL])
 def test_nil_outcomes_match_reference(name, deal, solver):
-    state = deal.play_state()
+    state = deal.board()
     seating = deal.seating()
-    r = analysis.contract_result(deal, solver)
+    r = analysis.contract_result(deal.board(), solver)
     bets = deal.auction.applicable_nils()
     assert [(n.bidder, n.hand) for n in r.nils] == [(b.bidder, b.hand) for b in bets]
     for n in r.nils:
@@ -116,19 +117,19 @@ def test_nil_outcomes_match_reference(name, deal, solver):
         if won:
             assert not n.kept and n.side_tricks == -1
             continue
-        keep = REF.max_tricks(state.engine_position(), side, nil_seat=seat)
+        keep = REF.max_tricks(state.position, side, nil_seat=seat)
         assert n.kept == (keep >= 0)
         side_so_far = sum(w for s, w in enumerate(state.tricks_won) if side >> s & 1)
         assert n.side_tricks == (side_so_far + keep if keep >= 0 else -1)
         # kept exactly when the other side cannot force a trick on the nil hand
-        forced = REF.max_tricks(state.engine_position(), 0b1111 ^ side, count=1 << seat)
+        forced = REF.max_tricks(state.position, 0b1111 ^ side, count=1 << seat)
         assert n.kept == (forced == 0)
         assert n.points == (100 if n.kept else -100)
 
 
 @pytest.mark.parametrize("name, deal", SMALL, ids=[n for n, _ in SMALL])
 def test_card_analysis_matches_reference(name, deal, solver):
-    state = deal.play_state()
+    state = deal.board()
     cards = analysis.card_analysis(state, solver)
     seat = state.to_move
     side = side_of(seat)
@@ -136,7 +137,7 @@ def test_card_analysis_matches_reference(name, deal, solver):
     assert cards.to_move == state.names[seat]
     assert cards.played_by == state.names[0 if seat == 2 else seat]
     won = sum(w for s, w in enumerate(state.tricks_won) if side >> s & 1)
-    want = {c: won + v for c, v in REF.card_values(state.engine_position(), side).items()}
+    want = {c: won + v for c, v in REF.card_values(state.position, side).items()}
     assert cards.values == want
     assert cards.best_value == max(want.values())
     assert set(cards.best_cards) == {c for c, v in want.items() if v == cards.best_value}
@@ -148,7 +149,7 @@ def test_card_analysis_matches_reference(name, deal, solver):
 
 @pytest.mark.parametrize("name, deal", SMALL, ids=[n for n, _ in SMALL])
 def test_optimal_line_is_legal_and_optimal(name, deal, solver):
-    state = deal.play_state()
+    state = deal.board()
     line = analysis.optimal_line(state, solver)
     value = analysis.card_analysis(state, solver).best_value
     replay = state.copy()
@@ -156,10 +157,10 @@ def test_optimal_line_is_legal_and_optimal(name, deal, solver):
         mover_side = side_of(replay.to_move)
         won = sum(w for s, w in enumerate(replay.tricks_won) if mover_side >> s & 1)
         # every card of the line keeps the position's value (reference)
-        before = won + REF.max_tricks(replay.engine_position(), mover_side)
-        after = REF.card_values(replay.engine_position(), mover_side)[card] + won
+        before = won + REF.max_tricks(replay.position, mover_side)
+        after = REF.card_values(replay.position, mover_side)[card] + won
         assert after == before, (i, card)
-        replay.play(card)
+        replay.push(card)
     assert replay.is_over
     side = side_of(state.to_move)
     final = replay.declarer_tricks if side == DECLARER_SIDE else replay.defender_tricks
@@ -180,9 +181,9 @@ def unbroken_states():
         hands = [sum(1 << c for c in deck[i * n:(i + 1) * n]) for i in range(4)]
         if not any(h & 0x1FFF for h in hands):
             continue  # no spades at all: nothing to test
-        state = PlayState(hands, rng.randrange(4), breaking=True, spades_broken=False)
+        state = Board.at(Position(tuple(hands), rng.randrange(4)))
         for _ in range(rng.randrange(3)):
-            state.play(rng.choice(state.legal_moves()))
+            state.push(rng.choice(state.legal_moves()))
         out.append(state)
     return out
 
@@ -192,15 +193,14 @@ def test_unbroken_endings_match_reference(k, solver):
     state = unbroken_states()[k]
     cards = analysis.card_analysis(state, solver)
     side = side_of(state.to_move)
-    assert cards.values == REF.card_values(state.engine_position(), side)
+    assert cards.values == REF.card_values(state.position, side)
     line = analysis.optimal_line(state, solver)
     final = line.declarer_tricks if side == DECLARER_SIDE else line.defender_tricks
     assert final == cards.best_value
-    seating = Seating(state.names, state.leader)
     for seat, hand in enumerate(state.names):
-        n = analysis.nil_outcome(state, seating, NilBet("someone", hand), solver)
+        n = analysis.nil_outcome(state, NilBet("someone", hand), solver)
         nil_side = side_of(seat)
-        keep = REF.max_tricks(state.engine_position(), nil_side, nil_seat=seat)
+        keep = REF.max_tricks(state.position, nil_side, nil_seat=seat)
         assert n.kept == (keep >= 0)
         assert n.side_tricks == keep  # nothing won yet
 
@@ -213,7 +213,7 @@ def test_full_position_consistency(path, session_solver):
     solver = session_solver
     deal = load_deal(path)
     declarer = deal.declarer or deal.players[0]
-    state = analysis.analysis_state(deal, declarer)
+    state = analysis.analysis_board(deal, declarer)
     cards = analysis.card_analysis(state, solver)
     decl = analysis.dd_side_tricks(state, DECLARER_SIDE, solver)
     defs = analysis.dd_side_tricks(state, DEFENDER_SIDE, solver)
@@ -223,16 +223,16 @@ def test_full_position_consistency(path, session_solver):
     assert (line.declarer_tricks, line.defender_tricks) == (decl, defs)
     replay = state.copy()
     for card in line.cards:
-        replay.play(card)  # raises on an illegal card
+        replay.push(card)  # raises on an illegal card
     assert replay.is_over
     if deal.declarer is not None:
-        r = analysis.contract_result(deal, solver)
+        r = analysis.contract_result(deal.board(), solver)
         assert (r.declarer_tricks, r.defender_tricks) == (decl, defs)
 
 
 def test_line_tricks_are_numbered_and_running(solver):
     deal = load_deal(ROOT / "hands" / "mid-play.yaml")
-    state = deal.play_state()
+    state = deal.board()
     line = analysis.optimal_line(state, solver)
     assert [t.number for t in line.tricks] == list(range(7, 14))
     first = line.tricks[0]
@@ -254,9 +254,9 @@ def test_dd_table_rows_use_each_declarers_seating(solver):
         assert row.seating == deal.seating(row.declarer)
         assert row.opening_leader == "Alice"  # the first bidder, whoever declares
         assert row.declarer_tricks + row.defender_tricks == TRICKS_PER_HAND
-        state = deal.initial_state(row.declarer)
+        state = deal.opening_board(row.declarer)
         assert row.declarer_tricks == TRICKS_PER_HAND - make_solver(8).max_tricks(
-            state.engine_position(), DEFENDER_SIDE)
+            state.position, DEFENDER_SIDE)
 
 
 def test_dd_table_ignores_played_cards(solver):
@@ -269,7 +269,7 @@ def test_dd_table_ignores_played_cards(solver):
 # ------------------------------------------------------- scoring and rules
 def test_scores_come_from_the_scoring_rules(solver):
     deal = nil_deal(True)
-    r = analysis.contract_result(deal, solver)
+    r = analysis.contract_result(deal.board(), solver)
     assert (r.scoring_low, r.scoring_high, r.scoring_basis) == analysis.scoring_range(
         r.declarer_tricks, r.nils)
     want = score_hand(deal.auction.tricks_bid, "Carol", r.scoring_low,
@@ -289,18 +289,18 @@ def test_scores_come_from_the_scoring_rules(solver):
 def test_worked_example_values(solver):
     """The worked example: the numbers every other check also confirms."""
     deal = worked_deal("5", "6", "7")
-    r = analysis.contract_result(deal, solver)
+    r = analysis.contract_result(deal.board(), solver)
     assert r.declarer == "Carol" and r.to_move == "Alice" and r.cards_played == 0
     assert r.declarer_tricks + r.defender_tricks == 13
 
 
 def test_with_breaking_switches_only_the_rule():
     deal = load_deal(ROOT / "hands" / "spade-breaking.yaml")
-    off = analysis.with_breaking(deal, False)
+    off = with_breaking(deal, False)
     assert deal.rules.breaking and not off.rules.breaking
     assert off.played == deal.played and off.hands == deal.hands
-    assert analysis.with_breaking(deal, None) is deal
-    assert analysis.with_breaking(deal, True) is deal
+    assert with_breaking(deal, None) is deal
+    assert with_breaking(deal, True) is deal
 
 
 def test_spade_breaking_file_values(solver):
@@ -308,10 +308,10 @@ def test_spade_breaking_file_values(solver):
     tricks, without it 3 (checked on the reference twin here)."""
     deal = load_deal(ROOT / "hands" / "spade-breaking.yaml")
     for breaking, last in ((True, 2), (False, 3)):
-        d = analysis.with_breaking(deal, breaking)
-        state = d.play_state()
-        assert REF.max_tricks(state.engine_position(), DECLARER_SIDE) == last
-        r = analysis.contract_result(d, solver)
+        d = with_breaking(deal, breaking)
+        state = d.board()
+        assert REF.max_tricks(state.position, DECLARER_SIDE) == last
+        r = analysis.contract_result(d.board(), solver)
         assert r.declarer_tricks == state.declarer_tricks + last
 
 
@@ -319,27 +319,27 @@ def test_spade_breaking_file_values(solver):
 def test_finished_hand_is_refused(solver):
     deal = load_deal(ROOT / "hands" / "bag-penalty.yaml")
     with pytest.raises(analysis.AnalysisError, match="the hand is over"):
-        analysis.contract_result(deal, solver)
+        analysis.contract_result(deal.board(), solver)
     with pytest.raises(analysis.AnalysisError, match="the hand is over"):
-        analysis.analysis_state(deal)
+        analysis.analysis_board(deal)
 
 
 def test_no_declarer_and_wrong_declarer():
     partial = load_deal(ROOT / "hands" / "freak-distribution.yaml")
     with pytest.raises(analysis.AnalysisError, match="no declarer"):
-        analysis.analysis_state(partial)
-    assert analysis.analysis_state(partial, "Bob").names[0] == "Bob"
+        analysis.analysis_board(partial)
+    assert analysis.analysis_board(partial, "Bob").names[0] == "Bob"
     with pytest.raises(analysis.AnalysisError, match="unknown declarer"):
-        analysis.analysis_state(partial, "Zed")
+        analysis.analysis_board(partial, "Zed")
     full = load_deal(ROOT / "hands" / "worked-example.yaml")
-    what_if = analysis.analysis_state(full, "Bob")       # no card played yet: a what-if
+    what_if = analysis.analysis_board(full, "Bob")       # no card played yet: a what-if
     assert what_if.names[0] == "Bob" and not what_if.moves
-    assert analysis.analysis_state(full, "Carol").names[0] == "Carol"
+    assert analysis.analysis_board(full, "Carol").names[0] == "Carol"
     played = load_deal(ROOT / "hands" / "mid-play.yaml")
     with pytest.raises(analysis.AnalysisError, match="played with Carol declaring"):
-        analysis.analysis_state(played, "Bob")
+        analysis.analysis_board(played, "Bob")
     with pytest.raises(DealError, match="auction is not complete"):
-        analysis.contract_result(partial, make_solver(8))
+        analysis.contract_result(partial.board(), make_solver(8))
 
 
 def _nil(side: int, kept: bool, side_tricks: int) -> "analysis.NilOutcome":

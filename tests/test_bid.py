@@ -17,8 +17,9 @@ from dummy_spades.solver import bid as sim
 from dummy_spades.solver.bid import simulate
 from dummy_spades.solver.auction import Auction, Bid
 from dummy_spades.solver.backend import Solver as SolverContract
-from dummy_spades.solver.bid import (BidError, Candidate, Estimate, Knowledge, Plan, SampleResult,
-                        certain_trick, declarer_for, plan_for, sample_layout, sample_outcome)
+from dummy_spades.solver.bid import (BidError, Candidate, Estimate, Knowledge, KnowledgeError, Plan,
+                                     SampleResult, certain_trick, declarer_for, plan_for,
+                                     sample_layout, sample_outcome)
 from dummy_spades.solver.cards import FULL_DECK, count, parse_card, parse_hand
 from dummy_spades.solver.deal import Deal, Rules, Variant
 from dummy_spades.solver.dealfile import loads_deal
@@ -126,14 +127,14 @@ def test_roles_the_auction_leaves_open(calls, player, declarers):
 
 def test_knowledge_errors():
     d = deal(auction=Auction(PLAYERS, "Carol", (Bid("Alice", 5),)))
-    with pytest.raises(BidError, match="unknown player 'Zed'"):
+    with pytest.raises(KnowledgeError, match="unknown player 'Zed'"):
         Knowledge.from_deal(d, "Zed")
-    with pytest.raises(BidError, match="has not bid yet"):
+    with pytest.raises(KnowledgeError, match="has not bid yet"):
         Knowledge.from_deal(d, "Carol")
     full = deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5", "6", "7"]))
-    with pytest.raises(BidError, match="auction is complete"):
+    with pytest.raises(KnowledgeError, match="auction is complete"):
         Knowledge.from_deal(full)
-    with pytest.raises(BidError, match="13 cards"):
+    with pytest.raises(KnowledgeError, match="13 cards"):
         Knowledge("Alice", PLAYERS, "Carol", parse_hand("AKQ..."))
 
 
@@ -149,12 +150,13 @@ def test_knowledge_of_dummy_cards_under_the_variants():
         assert Knowledge.from_deal(d, p).dummy_seen == parse_hand("43.6..8")
 
 
-def test_knowledge_takes_scores_rules_and_the_breaking_switch():
+def test_knowledge_takes_scores_and_the_deals_rules():
     d = deal(scores={"Alice": Standing(120, 8), "Bob": Standing(0, 0), "Carol": Standing(5, 1)},
              rules=Rules(False, ScoringRules(bag_threshold=5)))
     k = Knowledge.from_deal(d, "Alice")
-    assert k.standing == Standing(120, 8) and k.rules.bag_threshold == 5 and not k.breaking
-    assert Knowledge.from_deal(deal(), "Alice", breaking=False).breaking is False
+    assert k.standing == Standing(120, 8) and k.rules.scoring.bag_threshold == 5 and not k.breaking
+    assert k.rules == d.rules and k.scores == d.scores
+    assert Knowledge.from_deal(deal(), "Alice").breaking is True
 
 
 # ---------------------------------------------------------------- sampling

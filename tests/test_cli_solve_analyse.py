@@ -31,11 +31,12 @@ from dummy_spades.cli import solve as cli_solve
 from dummy_spades.cli.app import app
 from dummy_spades.solver import analysis
 from dummy_spades.solver.backend import make_solver
+from dummy_spades.solver.board import Board
 from dummy_spades.solver.cards import format_card, format_hand, parse_card
 from dummy_spades.solver.dealfile import load_deal
-from dummy_spades.solver.play import PlayState
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_of
 
+from model_helpers import with_breaking
 from solver_checks import REF, independent_solver, session_solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,17 +150,17 @@ def dds_side_tricks(hands: Sequence[int], leader: int, trick: Sequence[int], sid
     return best if side_of(mover) == side else left - best
 
 
-def won_by(state: PlayState, side: int) -> int:
+def won_by(state: Board, side: int) -> int:
     return sum(w for s, w in enumerate(state.tricks_won) if side >> s & 1)
 
 
-def independent_side_tricks(state: PlayState, side: int) -> Optional[int]:
+def independent_side_tricks(state: Board, side: int) -> Optional[int]:
     """The side's total by DDS or the reference twin when either applies, else None."""
-    pos = state.engine_position()
+    pos = state.position
     if not state.breaking or state.spades_broken:
         return won_by(state, side) + dds_side_tricks(pos.hands, pos.leader, pos.trick, side)
     if max(bin(h).count("1") for h in pos.hands) <= 5:
-        return won_by(state, side) + REF.max_tricks(state.engine_position(), side)
+        return won_by(state, side) + REF.max_tricks(state.position, side)
     return None
 
 
@@ -179,22 +180,22 @@ def test_solve_json_matches_golden(stem, no_breaking):
 @pytest.mark.parametrize("stem, no_breaking", INDEPENDENT_PARAMS)
 def test_golden_contract_is_independently_right(stem, no_breaking):
     g = golden(stem, no_breaking)
-    deal = analysis.with_breaking(load_deal(hand_path(stem)), False if no_breaking else None)
+    deal = with_breaking(load_deal(hand_path(stem)), False if no_breaking else None)
     assert g["spade_breaking"] == deal.rules.breaking
     if deal.declarer is None:
         assert g["contract"] is None and g["opening"] is None and g["actual"] is None
         return
-    state = deal.play_state()
+    state = deal.board()
     checks = [("contract", state)] if not state.is_over else []
     if deal.played:
-        checks.append(("opening", deal.initial_state()))
+        checks.append(("opening", deal.opening_board()))
     else:
         assert g["opening"] is None
     for key, at in checks:
         want = independent_side_tricks(at, DECLARER_SIDE)
         if want is None:  # a full deal with the rule on: the other side's search, another solver
             want = 13 - won_by(at, DEFENDER_SIDE) - independent_solver().max_tricks(
-                at.engine_position(), DEFENDER_SIDE)
+                at.position, DEFENDER_SIDE)
         assert g[key]["declarer_tricks"] == want, key
         assert g[key]["defender_tricks"] == 13 - want, key
     if state.is_over:
@@ -206,11 +207,11 @@ def test_golden_contract_is_independently_right(stem, no_breaking):
         assert g["actual"] is None
 
 
-def line_check(state: PlayState, side: int, value: int) -> int:
+def line_check(state: Board, side: int, value: int) -> int:
     """Replay an optimal line (engine, rule as in ``state``) and check its
     tail independently: at the first trick boundary with spades broken by
     DDS, at the last four tricks by the reference twin. Returns checks made."""
-    line = session_solver().optimal_line(state.engine_position(), side)
+    line = session_solver().optimal_line(state.position, side)
     replay = state.copy()
     checks = 0
     dds_done = False
@@ -222,10 +223,10 @@ def line_check(state: PlayState, side: int, value: int) -> int:
                 assert got == value, f"DDS after {len(replay.tricks)} tricks"
                 dds_done, checks = True, checks + 1
             if left == 4:
-                assert won_by(replay, side) + REF.max_tricks(replay.engine_position(), side) == value, \
+                assert won_by(replay, side) + REF.max_tricks(replay.position, side) == value, \
                     "reference, last 4 tricks"
                 checks += 1
-        replay.play(card)  # legal under the deal's rule
+        replay.push(card)  # legal under the deal's rule
     assert replay.is_over and won_by(replay, side) == value
     return checks
 
@@ -233,21 +234,21 @@ def line_check(state: PlayState, side: int, value: int) -> int:
 @pytest.mark.parametrize("stem, no_breaking", INDEPENDENT_PARAMS)
 def test_golden_table_is_independently_right(stem, no_breaking):
     g = golden(stem, no_breaking)
-    deal = analysis.with_breaking(load_deal(hand_path(stem)), False if no_breaking else None)
+    deal = with_breaking(load_deal(hand_path(stem)), False if no_breaking else None)
     assert [r["declarer"] for r in g["table"]] == list(deal.players)
     for row in g["table"]:
-        state = deal.initial_state(row["declarer"])
+        state = deal.opening_board(row["declarer"])
         seating = deal.seating(row["declarer"])
         assert row["opening_leader"] == first_bidder(deal.players, deal.dealer) == state.names[state.leader]
         assert (row["left_defender"], row["right_defender"]) == seating.defenders
         assert row["declarer_tricks"] + row["defender_tricks"] == 13
         if not deal.rules.breaking:
-            pos = state.engine_position()
+            pos = state.position
             assert row["declarer_tricks"] == dds_side_tricks(pos.hands, pos.leader, (), DECLARER_SIDE)
             continue
         # rule on, full deal: the defenders' own search (another solver) gives the same split,
         # and an optimal line checks out against DDS once spades are broken
-        assert row["defender_tricks"] == independent_solver().max_tricks(state.engine_position(),
+        assert row["defender_tricks"] == independent_solver().max_tricks(state.position,
                                                                          DEFENDER_SIDE)
         assert line_check(state, DECLARER_SIDE, row["declarer_tricks"]) >= 1
 
@@ -347,16 +348,16 @@ def test_kept_nils_are_kept_on_a_line_of_play():
     promised tricks."""
     out = solve_json("nil-bets", False)
     deal = load_deal(hand_path("nil-bets"))
-    state = deal.play_state()
+    state = deal.board()
     seating = deal.seating()
     assert [n["kept"] for n in out["contract"]["nils"]] == [True, True]
     for n in out["contract"]["nils"]:
         seat = seating.seat_of(n["hand"])
         side = side_of(seat)
-        line = make_solver(16).optimal_line(state.engine_position(), side, nil_seat=seat)
+        line = make_solver(16).optimal_line(state.position, side, nil_seat=seat)
         replay = state.copy()
         for card in line:
-            replay.play(card)
+            replay.push(card)
         assert replay.tricks_won[seat] == 0
         assert won_by(replay, side) == n["side_tricks"]
 
@@ -374,9 +375,9 @@ TRICK_KEYS = {"number", "leader", "cards", "winner", "declarer_tricks", "defende
 def test_analyse_json_is_consistent(stem, no_breaking):
     out = analyse_json(stem, no_breaking)
     path = hand_path(stem)
-    deal = analysis.with_breaking(load_deal(path), False if no_breaking else None)
+    deal = with_breaking(load_deal(path), False if no_breaking else None)
     declarer = deal.declarer or deal.players[0]
-    state = deal.play_state(declarer)
+    state = deal.board(declarer)
     assert set(out) == ANALYSE_KEYS and set(out["position"]) == A_POSITION_KEYS
     assert out["declarer"] == declarer and out["play_order"] == list(state.names)
     assert out["auction_declarer"] == deal.declarer and out["what_if"] is False
@@ -411,7 +412,7 @@ def test_analyse_json_is_consistent(stem, no_breaking):
     replay = state.copy()
     tricks = []
     for card in cards:
-        done = replay.play(card)
+        done = replay.push(card)
         if done is not None:
             tricks.append((replay.names[done.winner], replay.declarer_tricks, replay.defender_tricks))
     assert replay.is_over
@@ -435,14 +436,14 @@ def test_analyse_values_independently_where_possible():
     cards, rule on): against the reference twin."""
     out = analyse_json("mid-play", False)
     deal = load_deal(hand_path("mid-play"))
-    state = deal.play_state()
+    state = deal.board()
     for card, value in out["cards"].items():
         after = state.copy()
-        after.play(parse_card(card))
+        after.push(parse_card(card))
         assert independent_side_tricks(after, DECLARER_SIDE) == value, card
     out = analyse_json("spade-breaking", False)
-    state = load_deal(hand_path("spade-breaking")).play_state()
-    want = REF.card_values(state.engine_position(), DECLARER_SIDE)
+    state = load_deal(hand_path("spade-breaking")).board()
+    want = REF.card_values(state.position, DECLARER_SIDE)
     assert out["cards"] == {"H2": want[parse_card("H2")] + state.declarer_tricks}
     off = analyse_json("spade-breaking", True)
     assert off["value"] == out["value"] + 1  # leading spades is allowed and worth a trick

@@ -32,7 +32,7 @@ from dummy_spades.solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MA
                                      BreakGame, DuckError, Oracle, analyse, break_value, can_force,
                                      card_can_force, card_totals, defender_roles, nil_keep_max,
                                      reach, reachable_totals, team_splits)
-from dummy_spades.solver.duck import DealPosition, HandLevel, Scorer, find_equilibrium
+from dummy_spades.solver.duck import HandLevel, Scorer, duck_board, find_equilibrium
 from dummy_spades.solver.duck.equilibrium import card_groups as eq_card_groups
 from dummy_spades.solver.duck.hand import nil_statuses
 from dummy_spades.solver.duck.questions import after_card_won_by
@@ -41,6 +41,7 @@ from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
 from dummy_spades.solver.scoring import TRICKS_PER_HAND, NilBet, Standing, score_hand
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
+from model_helpers import with_breaking
 from solver_checks import REF
 
 try:
@@ -213,9 +214,9 @@ def late_deal(seed, calls=("5", "6", "7"), tricks=9, extra=0, scores=None, deale
     if not breaking:
         from dummy_spades.solver.deal import Rules
         deal = replace(deal, rules=Rules(breaking=False))
-    state = deal.play_state()
+    state = deal.board()
     for _ in range(4 * tricks + extra):
-        state.play(rng.choice(state.legal_moves()))
+        state.push(rng.choice(state.legal_moves()))
     return replace(deal, played=state.moves)
 
 
@@ -247,8 +248,8 @@ LATE = [late_deal(seed, tricks=9 + seed % 2, extra=seed % 3) for seed in range(1
 @pytest.mark.parametrize("deal", LATE, ids=lambda d: f"{len(d.played)}cards")
 def test_deal_level_matches_brute_force(deal):
     a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
-    state = deal.play_state()
-    pos = state.engine_position()
+    state = deal.board()
+    pos = state.position
     w = state.defender_tricks
     assert a.won == (state.declarer_tricks, w)
     assert a.cooperative == w + minimax(*pos[:], DEF)
@@ -279,12 +280,12 @@ def test_deal_level_matches_brute_force(deal):
 @pytest.mark.parametrize("deal", LATE, ids=lambda d: f"{len(d.played)}cards")
 def test_card_level(deal):
     a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
-    state = deal.play_state()
-    pos = state.engine_position()
+    state = deal.board()
+    pos = state.position
     w = state.defender_tricks
     values = REF.card_values(pos, DEF)
     assert sorted(c for opt in a.cards for c in opt.cards) == sorted(values)
-    chooser_defends = state.controller in (1, 3)
+    chooser_defends = state.chooser in (1, 3)
     best = (max if chooser_defends else min)(values.values()) + w
     assert a.best_card_total == best
     by_card = {}
@@ -310,7 +311,7 @@ def test_a_defenders_duck_gains_and_losses(seed):
     positions (the first two such among seeds 1-199) a defender to play has a
     duck that gains the declarer something and costs only defenders."""
     deal = late_deal(seed, calls=("4", "7", "8"), tricks=9)
-    assert deal.play_state().controller in (1, 3)  # a defender to play
+    assert deal.board().chooser in (1, 3)  # a defender to play
     a = analyse(deal, oracle=Oracle("reference"), time_limit=0)
     found = [o for o in a.cards if o.duck and o.gains and a.declarer in o.gains and o.loses]
     assert found
@@ -328,8 +329,8 @@ def test_nils_settled_in_every_row(seed):
     assert deal.auction.applicable_nils() == [NilBet("Alice", "Alice"), NilBet("Bob", "Alice"),
                                               NilBet("Carol", "dummy")]
     a = analyse(deal, oracle=Oracle("reference"), time_limit=None)
-    state = deal.play_state()
-    pos = state.engine_position()
+    state = deal.board()
+    pos = state.position
     names = state.names
     side_won = {DECLARER_SIDE: state.declarer_tricks, DEFENDER_SIDE: state.defender_tricks}
     keep = {}
@@ -408,16 +409,17 @@ def test_bad_deals():
     with pytest.raises(DuckError, match="not complete"):
         analyse(replace(base, auction=partial, played=()), oracle=Oracle("reference"))
     over = load_deal(HANDS / "bag-penalty.yaml")
-    with pytest.raises(DuckError, match="all 13 tricks"):
+    with pytest.raises(DuckError, match="all 13 tricks.*nothing left to duck"):
         analyse(over, oracle=Oracle("reference"))
 
 
 def test_no_spade_breaking_switch():
+    """The rules come on the deal: switched off there, the analysis plays without them."""
     deal = late_deal(5, tricks=9)
-    a = analyse(deal, breaking=False, oracle=Oracle("reference"), time_limit=0)
+    a = analyse(with_breaking(deal, False), oracle=Oracle("reference"), time_limit=0)
     assert not a.deal.rules.breaking
-    pos = deal.play_state().engine_position()._replace(breaking=False)
-    assert a.cooperative == deal.play_state().defender_tricks + minimax(*pos[:], DEF)
+    pos = deal.board().position._replace(breaking=False)
+    assert a.cooperative == deal.board().defender_tricks + minimax(*pos[:], DEF)
 
 
 # ------------------------------------------------------------ the worked example
@@ -463,7 +465,7 @@ def test_worked_example_card_level(worked):
     assert all(o.defender_tricks == 7 for o in best)
     for o in ducks:
         assert o.defender_tricks < 7 and "Carol" in o.gains and "Carol" not in o.loses
-    pos = deal.play_state().engine_position()
+    pos = deal.board().position
     groups = card_totals(pos, Oracle())
     assert sorted(c for g, _ in groups for c in g) == sorted(c for o in a.cards for c in o.cards)
 
@@ -472,7 +474,7 @@ def test_worked_example_card_level(worked):
 def test_engine_nil_queries_match_reference():
     for seed in range(1, 5):
         deal = late_deal(seed, calls=NIL_CALLS, tricks=9)
-        pos = deal.play_state().engine_position()
+        pos = deal.board().position
         for seat in (0, 1, 2):
             assert nil_keep_max(pos, seat, Oracle()) == nil_keep_max(pos, seat, Oracle("reference"))
 
@@ -546,12 +548,12 @@ def live_nil_deal(seed, calls, tricks=9, extra=0, scores=None):
         rng = random.Random(seed)
         auction = Auction.from_calls(PLAYERS, "Carol", calls)
         deal = Deal(PLAYERS, "Carol", random_hands(rng), auction=auction, scores=scores)
-        state = deal.play_state()
+        state = deal.board()
         nil_seats = {state.names.index(b.hand) for b in auction.applicable_nils()}
         for _ in range(4 * tricks + extra):
             moves = state.legal_moves()
             low = state.to_move in nil_seats
-            state.play(min(moves, key=lambda c: c % 13) if low else rng.choice(moves))
+            state.push(min(moves, key=lambda c: c % 13) if low else rng.choice(moves))
         if not any(state.tricks_won[s] for s in nil_seats):
             return replace(deal, played=state.moves)
         seed += 1000
@@ -576,8 +578,8 @@ def break_analysis(i):
                          ids=[f"{len(d.played)}cards" for d in BREAK_DEALS])
 def test_nil_breaks_at_deal_level(i):
     deal, a = BREAK_DEALS[i], break_analysis(i)
-    state = deal.play_state()
-    pos = state.engine_position()
+    state = deal.board()
+    pos = state.position
     w, left = state.defender_tricks, state.tricks_left
     assert [(b.breaker, b.hand) for b in a.nil_breaks] == [("Bob", "Alice"), ("Carol", "Alice")]
     coop = a.outcome(a.cooperative)
@@ -663,7 +665,7 @@ def brute_equilibrium(deal):
     """Max-n by enumeration: every legal card tried, the finished hand scored
     by Deal.score; each player takes the card with the highest (value,
     margin, side tricks), the lowest card on ties. Returns (moves, result)."""
-    state = deal.play_state()
+    state = deal.board()
     names = state.names
     declarer = names[0]
 
@@ -679,12 +681,12 @@ def brute_equilibrium(deal):
     def search():
         if state.is_over:
             return tuple(state.moves), replace(deal, played=state.moves).score()
-        player = names[state.controller]
+        player = names[state.chooser]
         best = None
         for card in sorted(state.legal_moves()):
-            state.play(card)
+            state.push(card)
             leaf = search()
-            state.unplay()
+            state.pop()
             if best is None or key(leaf[1], player) > key(best[1], player):
                 best = leaf
         return best
@@ -713,9 +715,9 @@ def brute_equilibrium_of(i):
 
 
 def equilibrium_of(deal, oracle):
-    at = DealPosition.of(deal)
+    at = duck_board(deal)
     nils = nil_statuses(at, oracle)
-    scorer = Scorer(at.deal, nils)
+    scorer = Scorer(deal, nils)
     return find_equilibrium(at, scorer, nils,
                             scorer.outcome(HandLevel.at(at, oracle).cooperative), oracle)
 
@@ -733,14 +735,14 @@ def test_equilibrium_matches_brute_force(backend):
         assert [p.points for p in o.players] == [s.points for s in result.scores]
         assert {n.hand: n.kept for n in o.nils} == {r.hand: r.success for s in result.scores
                                                      for r in s.nils}
-        state = deal.play_state()
+        state = deal.board()
         for s in e.line:
             assert s.hand == state.names[state.to_move]
-            assert s.player == state.names[state.controller]
-            values = REF.card_values(state.engine_position(), DEF)
-            best = (max if state.controller in (1, 3) else min)(values.values())
+            assert s.player == state.names[state.chooser]
+            values = REF.card_values(state.position, DEF)
+            best = (max if state.chooser in (1, 3) else min)(values.values())
             assert s.cooperative == (values[s.card] == best)
-            state.play(s.card)
+            state.push(s.card)
         assert e.first_deviation == next((i for i, s in enumerate(e.line) if not s.cooperative),
                                          None)
         assert dict(e.changes) == {p.player: p.value - e.cooperative.value(p.player)

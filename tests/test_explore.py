@@ -21,12 +21,12 @@ textual = pytest.importorskip("textual")
 
 from dummy_spades.cli import explorer  # noqa: E402
 from dummy_spades.cli.app import app as cli_app  # noqa: E402
-from dummy_spades.cli.explorer import Exploration, ExplorerApp  # noqa: E402
+from dummy_spades.cli.explorer import ExplorerApp  # noqa: E402
 from dummy_spades.solver import analysis  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.cards import parse_card  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
-from dummy_spades.solver.errors import IllegalPlayError  # noqa: E402
+from dummy_spades.solver.exploration import Exploration  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = ROOT / "hands"
@@ -54,7 +54,7 @@ async def settle(app: ExplorerApp, pilot) -> None:
     for _ in range(50):
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if not any(w.is_running for w in app.workers) and not app._pending():
+        if not any(w.is_running for w in app.workers) and not app.x.pending():
             return
     raise AssertionError("the engine workers did not settle")
 
@@ -74,16 +74,16 @@ def test_opens_at_the_played_point_with_every_legal_card_valued():
 
     async def script(pilot):
         assert app.x.moves == deal.played
-        values = app.x.card_values(app.x.key)
-        state = deal.play_state()
+        values = app.x.card_values()
+        state = deal.board()
         want = analysis.card_analysis(state, make_solver())
         assert values.values == want.values and values.best_value == want.best_value
         text = plain(app, "values")
         assert "dummy (played by Carol) to play" in text
-        scores = app.x.scores(app.x.key)
+        scores = app.x.scores()
         assert not scores.actual
         assert scores.declarer_tricks == analysis.contract_result(
-            deal, make_solver()).declarer_tricks
+            deal.board(), make_solver()).declarer_tricks
 
     run_pilot(app, script)
 
@@ -143,16 +143,16 @@ def test_best_card_and_autoplay_follow_an_optimal_line():
     deal = load_deal(HANDS / "mid-play.yaml")
 
     async def script(pilot):
-        value = app.x.card_values(app.x.key)
+        value = app.x.card_values()
         await pilot.press("b")
         await settle(app, pilot)
         assert app.x.moves[-1] in value.best_cards
         await pilot.press("a")
         await settle(app, pilot)
-        state = app.x.state
+        state = app.x.board
         assert state.is_over
         assert state.declarer_tricks == value.best_value  # the dummy's side: declarer
-        scores = app.x.scores(app.x.key)
+        scores = app.x.scores()
         assert scores.actual and scores.declarer_tricks == state.declarer_tricks
         assert "optimal line" in app.message
         await pilot.press("enter")                 # nothing left to play
@@ -226,11 +226,11 @@ def test_spade_rule_toggle_and_hidden_hands():
     app = explorer_app("worked-example")
 
     async def script(pilot):
-        on = app.x.card_values(app.x.key)
+        on = app.x.card_values()
         await pilot.press("t")
         await settle(app, pilot)
         assert app.x.breaking is False and "spade breaking off" in app.message
-        off = app.x.card_values(app.x.key)
+        off = app.x.card_values()
         assert set(off.values) >= set(on.values)       # spade leads allowed now
         await pilot.press("t")
         await settle(app, pilot)
@@ -249,23 +249,6 @@ def test_spade_rule_toggle_and_hidden_hands():
         assert len(app.x.moves) == 1
 
     run_pilot(app, script)
-
-
-def test_switching_the_rule_on_keeps_played_cards_legal():
-    """worked-example with the rule off: Alice leads her spade ace; switching
-    the rule on would make that lead illegal, so the switch is refused."""
-    deal = analysis.with_breaking(load_deal(HANDS / "worked-example.yaml"), False)
-    x = Exploration(deal)
-    spade = parse_card("SA")
-    x.play(spade)
-    with pytest.raises(IllegalPlayError):
-        x.toggle_breaking()
-    assert x.breaking is False and x.moves == (spade,)
-
-
-def test_what_if_declarer_has_no_scores():
-    x = Exploration(load_deal(HANDS / "worked-example.yaml"), declarer="Bob")
-    assert x.names[0] == "Bob" and not x.scored and x.scores(x.key) is None
 
 
 # ------------------------------------------------------------ snapshot

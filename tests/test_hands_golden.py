@@ -41,17 +41,17 @@ def check_nil_bets(d):
 
 
 def check_spade_breaking(d):
-    s = d.play_state()
+    s = d.board()
     assert s.names[s.to_move] == "dummy" and not s.spades_broken
     assert s.legal_moves() == [parse_hand(".2..").bit_length() - 1]  # only the heart two
-    pos = s.engine_position()
+    pos = s.position
     assert REF.max_tricks(pos, DECLARER_SIDE) == 2
     assert REF.max_tricks(pos._replace(breaking=False), DECLARER_SIDE) == 3
 
 
 def check_mid_play(d):
-    s = d.play_state()
-    assert (s.names[s.to_move], s.names[s.controller]) == ("dummy", "Carol")
+    s = d.board()
+    assert (s.names[s.to_move], s.names[s.chooser]) == ("dummy", "Carol")
     assert dict(zip(s.names, s.tricks_won)) == {"Carol": 3, "Alice": 3, "dummy": 0, "Bob": 0}
     assert s.spades_broken and len(s.trick) == 1
 
@@ -89,9 +89,9 @@ def check_bag_penalty(d):
 
 def check_no_spade_breaking(d):
     assert not d.rules.breaking and d.rules.scoring.target == 300
-    s = d.play_state()
-    assert s.names[s.to_move] == "dummy" and s.controller == 0  # the dummy won and leads
-    assert d.initial_state().legal_moves()[0] < 13  # a spade may be led at trick 1
+    s = d.board()
+    assert s.names[s.to_move] == "dummy" and s.chooser == 0  # the dummy won and leads
+    assert d.opening_board().legal_moves()[0] < 13  # a spade may be led at trick 1
 
 
 def check_nil_candidate(d):
@@ -125,11 +125,11 @@ def check_suicide(d):
 
 
 def check_nil_break(d):
-    s = d.play_state()
+    s = d.board()
     assert d.declarer == "Carol" and d.auction.applicable_nils() == [NilBet("Alice", "Alice")]
     assert dict(zip(s.names, s.tricks_won)) == {"Carol": 2, "Alice": 0, "dummy": 3, "Bob": 4}
     assert s.names[s.to_move] == "Bob" and s.tricks_left == 4 and s.spades_broken
-    pos = s.engine_position()
+    pos = s.position
     # Alice holds only the diamond ace and queen; nobody can trump a diamond
     assert format_hand(s.hands[1]) == ".Q.AQ.8"
     assert REF.max_tricks(pos, 0b1010) == 3              # defenders: 7 in all

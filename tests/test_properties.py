@@ -31,9 +31,9 @@ def deals(draw, played=True):
     deal = Deal(PLAYERS, dealer, hands, auction, rules=Rules(breaking))
     if played:
         rnd = draw(st.randoms(use_true_random=False))
-        state = deal.play_state()
+        state = deal.board()
         for _ in range(draw(st.integers(0, 52))):
-            state.play(rnd.choice(state.legal_moves()))
+            state.push(rnd.choice(state.legal_moves()))
         deal = deal.with_played(state.moves)
     return deal
 
@@ -50,14 +50,14 @@ def play_out(state, rnd):
             assert suit_of(card) == led or not hand & SUIT_MASK[led]
         elif suit_of(card) == SPADES and state.breaking and not state.spades_broken:
             assert hand & ~SUIT_MASK[SPADES] == 0  # only spades left
-        state.play(card)
+        state.push(card)
     return state
 
 
 @SETTINGS
 @given(deals(played=False), st.randoms(use_true_random=False))
 def test_random_play_out_gives_13_tricks(deal, rnd):
-    state = play_out(deal.play_state(), rnd)
+    state = play_out(deal.board(), rnd)
     assert len(state.tricks) == TRICKS_PER_HAND and all(t.is_complete for t in state.tricks)
     assert sorted(state.moves) == list(range(52))
     assert sum(state.tricks_won) == TRICKS_PER_HAND
@@ -74,21 +74,21 @@ def test_random_play_out_gives_13_tricks(deal, rnd):
 @SETTINGS
 @given(deals(played=False), st.randoms(use_true_random=False))
 def test_unplay_restores_every_position(deal, rnd):
-    state = deal.play_state()
-    positions = [state.engine_position()]
+    state = deal.board()
+    positions = [state.position]
     while not state.is_over:
-        state.play(rnd.choice(state.legal_moves()))
-        positions.append(state.engine_position())
+        state.push(rnd.choice(state.legal_moves()))
+        positions.append(state.position)
     while state.moves:
         positions.pop()
-        state.unplay()
-        assert state.engine_position() == positions[-1]
+        state.pop()
+        assert state.position == positions[-1]
 
 
 @SETTINGS
 @given(deals(played=False), st.randoms(use_true_random=False))
 def test_scores_consistent_with_bids(deal, rnd):
-    state = play_out(deal.play_state(), rnd)
+    state = play_out(deal.board(), rnd)
     finished = deal.with_played(state.moves)
     result = finished.score()
     seating = finished.seating()
@@ -113,7 +113,7 @@ def test_scores_consistent_with_bids(deal, rnd):
 @given(deals(played=False), st.randoms(use_true_random=False),
        st.lists(st.tuples(st.integers(-200, 600), st.integers(0, 30)), min_size=3, max_size=3))
 def test_ledger_carries_bags(deal, rnd, standings):
-    state = play_out(deal.play_state(), rnd)
+    state = play_out(deal.board(), rnd)
     scores = dict(zip(PLAYERS, (Standing(p, b) for p, b in standings)))
     result = deal.with_played(state.moves).score()
     book = Ledger(PLAYERS, standings=dict(scores))
@@ -136,9 +136,9 @@ def test_deal_file_round_trip(deal):
 @given(deals(played=False), st.randoms(use_true_random=False))
 def test_double_dummy_sides_share_the_tricks(deal, rnd):
     """In a zero-sum ending the two sides' optimal results add up to the tricks left."""
-    state = deal.play_state()
+    state = deal.board()
     while len(state.moves) < 40 or state.trick:
-        state.play(rnd.choice(state.legal_moves()))
-    pos = state.engine_position()
+        state.push(rnd.choice(state.legal_moves()))
+    pos = state.position
     left = state.tricks_left
     assert REF.max_tricks(pos, DECLARER_SIDE) + REF.max_tricks(pos, DEFENDER_SIDE) == left

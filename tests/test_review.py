@@ -98,7 +98,7 @@ def test_finished_hand():
     assert [p["points"] for p in out["final"]["players"]] == [s.points for s in actual.scores]
     # the opening lead is the double-dummy result of solve on the unplayed hand
     solver = make_solver()
-    opening = analysis.contract_result(deal.with_played(()), solver)
+    opening = analysis.contract_result(deal.opening_board(), solver)
     assert out["opening"]["declarer_tricks"] == opening.declarer_tricks
     assert [p["points"] for p in out["opening"]["players"]] == [s.points for s in opening.scores]
     assert out["given_away"] == {"Alice": 0, "Bob": 3, "Carol": 0}
@@ -113,7 +113,7 @@ def test_partly_played_hand_ends_with_the_double_dummy_result():
     out = review_json("mid-play")
     assert not out["finished"] and out["final"]["kind"] == "double-dummy"
     deal = load_deal(HANDS / "mid-play.yaml")
-    r = analysis.contract_result(deal, make_solver())
+    r = analysis.contract_result(deal.board(), make_solver())
     assert out["final"]["declarer_tricks"] == r.declarer_tricks
 
 
@@ -167,10 +167,10 @@ def test_no_spade_breaking_option():
 def test_nil_bets_are_scored_as_solve_scores_them(tmp_path):
     """A hand with nil bets that count: the positions' scores are solve's."""
     deal = load_deal(HANDS / "nil-bets.yaml")
-    state = deal.play_state()
+    state = deal.board()
     rng = random.Random(5)
     for _ in range(9):
-        state.play(rng.choice(state.legal_moves()))
+        state.push(rng.choice(state.legal_moves()))
     cut = tmp_path / "nils.yaml"
     cut.write_text(dump_deal(deal.with_played(state.moves)), encoding="utf-8")
     out = json.loads(run("review", cut, "--json").stdout)
@@ -186,12 +186,12 @@ def test_equivalent_groups_match_the_engine():
     rng = random.Random(1)
     checked = 0
     for _ in range(6):
-        state = deal.play_state()
+        state = deal.board()
         while not state.is_over:
-            raw = solver.card_groups(state.engine_position(), DECLARER_SIDE)
-            assert sorted(g for g, _ in raw) == equivalent_groups(state.engine_position())
+            raw = solver.card_groups(state.position, DECLARER_SIDE)
+            assert sorted(g for g, _ in raw) == equivalent_groups(state.position)
             checked += 1
-            state.play(rng.choice(state.legal_moves()))
+            state.push(rng.choice(state.legal_moves()))
     assert checked == 6 * 52
 
 
@@ -203,7 +203,7 @@ def test_one_solver_serves_the_review_and_answers_match_a_cold_one():
     assert first.cards == again.cards
     cold = make_solver()
     for c in first.cards[::7]:
-        state = deal.with_played(deal.played[:c.number - 1]).play_state()
+        state = deal.with_played(deal.played[:c.number - 1]).board()
         assert analysis.dd_side_tricks(state, DECLARER_SIDE, cold) == c.declarer_before
 
 

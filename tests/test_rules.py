@@ -15,15 +15,15 @@ class TestFollowSuit:
 
     def test_must_follow(self):
         s = state("A.K..", "2.Q..", "3.J..", "4.T..", leader=1)
-        s.play(C("HQ"))
+        s.push(C("HQ"))
         assert s.legal_moves() == [C("HJ")] and s.to_move == 2
         with pytest.raises(IllegalPlayError) as e:
-            s.play(C("S3"))
+            s.push(C("S3"))
         assert e.value.reason == "revoke"
 
     def test_void_may_play_anything(self):
         s = state("AK...", "2.Q..", "3.J..", "4.T..", leader=1)
-        s.play(C("HQ")); s.play(C("HJ")); s.play(C("HT"))
+        s.push(C("HQ")); s.push(C("HJ")); s.push(C("HT"))
         assert set(s.legal_moves()) == {C("SA"), C("SK")}
 
 
@@ -33,16 +33,16 @@ class TestTrickWinner:
     def test_highest_of_suit_led(self):
         s = state("..A.", "..K.", "...A", "..2.", leader=1)
         for c in ("DK", "CA", "D2", "DA"):
-            s.play(C(c))
+            s.push(C(c))
         assert s.tricks[0].winner == 0 and s.tricks_won == (1, 0, 0, 0)
         assert s.leader == 0
 
     def test_spade_trumps(self):
         s = state("..AQ.", "..KJ.", "2...2", "..3.3", leader=1)
         for c in ("DK", "S2", "D3", "DA"):
-            s.play(C(c))
+            s.push(C(c))
         assert s.tricks[0].winner == 2
-        assert s.to_move == 2 and s.controller == 0  # the dummy leads; the declarer chooses
+        assert s.to_move == 2 and s.chooser == 0  # the dummy leads; the declarer chooses
 
 
 class TestSpadeBreaking:
@@ -53,7 +53,7 @@ class TestSpadeBreaking:
         s = state("AK.2..", "QJ.3..", "T9.4..", "87.5..")
         assert s.legal_moves() == [C("H2")]
         with pytest.raises(IllegalPlayError) as e:
-            s.play(C("SA"))
+            s.push(C("SA"))
         assert e.value.reason == "spade-lead"
 
     def test_only_spades_may_lead_them(self):
@@ -63,17 +63,17 @@ class TestSpadeBreaking:
     def test_broken_by_a_spade_played_earlier(self):
         s = state("A.2.2.", "Q.3.3.", "T.4.4.", "87..A.", leader=0)
         for c in ("H2", "H3", "H4"):
-            s.play(C(c))
+            s.push(C(c))
         assert not s.spades_broken
-        s.play(C("S8"))  # seat 3 is void in hearts and trumps
+        s.push(C("S8"))  # seat 3 is void in hearts and trumps
         assert s.spades_broken and s.tricks[0].winner == 3
         assert set(s.legal_moves()) == {C("S7"), C("DA")}
-        s.unplay()
+        s.pop()
         assert not s.spades_broken
 
     def test_breaking_not_by_the_trick_in_progress(self):
         s = state("A.2..", "Q.3..", "T..2.", "8.4..", leader=1)
-        s.play(C("H3")); s.play(C("ST"))
+        s.push(C("H3")); s.push(C("ST"))
         assert not s.spades_broken  # broken only once a trick holding a spade is complete
 
     def test_rule_switched_off(self):
@@ -124,12 +124,12 @@ class TestOpeningLead:
     """The first bidder leads; the spade-breaking rule applies to the opening lead too."""
 
     def test_opening_leader_may_not_lead_spades(self):
-        s = worked_deal("5", "6", "7").play_state()
+        s = worked_deal("5", "6", "7").board()
         assert s.names[s.to_move] == "Alice"
         assert C("SA") not in s.legal_moves()
 
     def test_opening_leader_with_only_spades(self):
         hands = {"Alice": "AKQJT98765432...", "Bob": ".AKQJT98765432..",
                  "Carol": "..AKQJT98765432.", "dummy": "...AKQJT98765432"}
-        s = Deal(("Alice", "Bob", "Carol"), "Carol", hands).initial_state("Bob")
+        s = Deal(("Alice", "Bob", "Carol"), "Carol", hands).opening_board("Bob")
         assert s.names[s.to_move] == "Alice" and len(s.legal_moves()) == 13

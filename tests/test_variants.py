@@ -338,7 +338,7 @@ class TestBidUnderMirror:
         assert all(abs(h / n - 0.5) < 0.1 for h in hits.values()), hits
 
     def test_impossible_earlier_counts_are_refused(self):
-        with pytest.raises(sim.BidError) as e:
+        with pytest.raises(sim.KnowledgeError) as e:
             sim.Knowledge("Carol", PLAYERS, "Carol", parse_hand(MIRROR_HANDS["Carol"]),
                           bids=(Bid("Alice", 6), Bid("Bob", 4)), bidding=MIRROR)
         assert e.value.field == "bids" and "spade counts that fit" in e.value.expected
@@ -430,7 +430,7 @@ class TestBidUnderSuicide:
         assert e.value.field == "bid" and words in str(e.value)
 
     def test_earlier_illegal_bids_are_refused(self):
-        with pytest.raises(sim.BidError) as e:
+        with pytest.raises(sim.KnowledgeError) as e:
             sim.Knowledge("Bob", PLAYERS, "Carol", parse_hand(WORKED_HANDS["Bob"]),
                           bids=(Bid("Alice", 3),), bidding=SUICIDE)
         assert e.value.field == "bids[0]"

@@ -76,10 +76,9 @@ from . import model
 from .candidates import (BIDS, Candidate, check_candidate, default_candidates, file_bid,
                          parse_candidate, plan_for)
 from .estimates import Estimate, effective_samples
-from .knowledge import BidError, Knowledge
+from .knowledge import BidError, Knowledge, KnowledgeError
 from .layout import (DEFAULT_TT_MB, NOT_ASKED, NilOrder, Plan, SampleResult,
-                     certain_trick, mirror_declarers, nil_tricks, solve_layout)
-from .layout import _position  # noqa: F401  (benches/compare_dds_bid.py)
+                     certain_trick, layout_board, mirror_declarers, nil_tricks, solve_layout)
 from .outcome import (LATER_BID_MODEL, MODEL_LATER_BIDS, BidOutcome, declarer_for, declarer_odds,
                       modelled_bid, sample_outcome, side_tricks)
 from .sampling import (Draw, LaterBidder, Sampler, SamplingReport, acceptance_threshold,
@@ -93,9 +92,9 @@ from .summary import (HONESTY, MODEL_HONESTY, BidAnalysis, CandidateStats, Judge
 
 __all__ = [
     "model", "BIDS", "Candidate", "check_candidate", "default_candidates", "file_bid",
-    "parse_candidate", "plan_for", "Estimate", "effective_samples", "BidError", "Knowledge",
+    "parse_candidate", "plan_for", "Estimate", "effective_samples", "BidError", "Knowledge", "KnowledgeError",
     "DEFAULT_TT_MB", "NIL_LOST", "NOT_ASKED", "NilOrder", "Plan", "SampleResult",
-    "certain_trick", "mirror_declarers", "nil_tricks", "solve_layout", "LATER_BID_MODEL",
+    "certain_trick", "layout_board", "mirror_declarers", "nil_tricks", "solve_layout", "LATER_BID_MODEL",
     "MODEL_LATER_BIDS", "BidOutcome", "declarer_for", "declarer_odds", "modelled_bid",
     "sample_outcome", "side_tricks", "Draw", "LaterBidder", "Sampler", "SamplingReport",
     "acceptance_threshold", "dummy_seen_by", "sample_layout", "sample_rng", "DEFAULT_SAMPLES",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-from ..auction import STANDARD, Auction, Bid, check_bid, legal_bids, nil_counts, spade_count
+from ..auction import (STANDARD, Auction, Bid, check_bid, legal_bids, nil_counts, own_nil_name,
+                       spade_count)
 from ..deal import Deal
 from ..errors import DealError
 from ..scoring import DUMMY, TRICKS_PER_HAND
@@ -78,13 +79,24 @@ def default_candidates(knowledge: Knowledge) -> List[Candidate]:
     return [Candidate(t, n) for t in BIDS for n in nil_sets]
 
 
+def nil_hand(knowledge: Knowledge, name: str) -> str:
+    """Canonical hand name of a nil designation (``self`` -> the player)."""
+    hand = own_nil_name(knowledge.player, str(name).strip())
+    if hand.lower() == DUMMY:
+        return DUMMY
+    if hand not in knowledge.players:
+        raise BidError(f"nil on unknown hand {name!r}", field="nil",
+                       expected=f"self, dummy or one of {', '.join(knowledge.others)}")
+    return hand
+
+
 def check_candidate(knowledge: Knowledge, candidate: Candidate) -> Candidate:
     try:
         candidate.bid(knowledge.player)
     except DealError as err:
         raise BidError(err.problem, field="bid", expected=err.expected) from None
     for hand in candidate.nils:
-        knowledge.nil_hand(hand)
+        nil_hand(knowledge, hand)
     k = knowledge
     if k.bidding != STANDARD:
         try:
@@ -102,7 +114,7 @@ def parse_candidate(knowledge: Knowledge, tricks: int, nils: Sequence[str] = ())
     hands: List[str] = []
     for name in nils:
         for part in str(name).replace(",", " ").split():
-            hand = knowledge.nil_hand(part)
+            hand = nil_hand(knowledge, part)
             if hand in hands:
                 raise BidError(f"nil on {part!r} is given twice", field="nil",
                                expected="each hand named at most once")

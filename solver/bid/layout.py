@@ -7,10 +7,11 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..auction import MIRROR, STANDARD, auction_winner, spade_count
 from ..backend import Solver
+from ..board import Board
 from ..cards import SPADES, card_index
 from ..position import ALL_SEATS, NIL_LOST, Position
 from ..scoring import TRICKS_PER_HAND
-from ..seating import DECLARER_SIDE, play_seating, side_of
+from ..seating import DECLARER_SIDE, Seating, side_of
 from .knowledge import Knowledge
 
 NOT_ASKED = -2   # a nil question of a role the layout rules out (mirror): not searched
@@ -77,12 +78,11 @@ class SampleResult(NamedTuple):
     spades: Tuple[int, ...] = ()     # each player's spade count in the layout (mirror's bids)
 
 
-def _position(knowledge: Knowledge, layout: Mapping[str, int],
-              declarer: str) -> Tuple[Tuple[str, str, str, str], Position]:
-    """The hand names by play seat and the opening position with ``declarer``."""
-    names = play_seating(knowledge.players, declarer)
-    hands = (layout[names[0]], layout[names[1]], layout[names[2]], layout[names[3]])
-    return names, Position(hands, names.index(knowledge.first_bidder), breaking=knowledge.breaking)
+def layout_board(knowledge: Knowledge, layout: Mapping[str, int], declarer: str) -> Board:
+    """The board of ``layout`` (hand name -> cards) at the opening lead,
+    with ``declarer`` and the rules the player knows."""
+    return Board.opening(Seating.for_deal(knowledge.players, knowledge.dealer, declarer), layout,
+                         knowledge.rules)
 
 
 class NilOrder:
@@ -157,7 +157,7 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
         if declarer not in active:
             declarer_tricks.append(None)
             continue
-        _, pos = _position(k, layout, declarer)
+        pos = layout_board(k, layout, declarer).position
         solver.clear()
         declarer_tricks.append(solver.max_tricks(pos, DECLARER_SIDE))
         queries += 1
@@ -169,8 +169,8 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
         if certain_trick(layout[hand]):
             nils.append(NIL_LOST)
             continue
-        names, pos = _position(k, layout, declarer)
-        seat = names.index(hand)
+        board = layout_board(k, layout, declarer)
+        pos, seat = board.position, board.names.index(hand)
         side = side_of(seat)
         full = declarer_tricks[k.players.index(declarer)]
         assert full is not None
@@ -187,8 +187,8 @@ def solve_layout(solver: Solver, knowledge: Knowledge, layout: Mapping[str, int]
         if declarer not in active:
             zeros.append(False)
             continue
-        names, pos = _position(k, layout, declarer)
-        own = side_of(names.index(k.player))
+        board = layout_board(k, layout, declarer)
+        pos, own = board.position, side_of(board.names.index(k.player))
         if any(certain_trick(pos.hands[s]) for s in range(4) if own >> s & 1):
             zeros.append(False)
             continue

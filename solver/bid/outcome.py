@@ -222,7 +222,7 @@ def sample_outcome(knowledge: Knowledge, plan: Plan, candidate: Candidate,
     best: Optional[BidOutcome] = None
     for tricks, nils in options:
         points, bags, penalty = _score(p, candidate.tricks, declarer, tricks, nils,
-                                       k.rules, k.standing)
+                                       k.rules.scoring, k.standing)
         o = BidOutcome(candidate.tricks, declarer, tricks, nils, points, bags, penalty)
         if best is None or o.score > best.score:
             best = o

@@ -210,7 +210,6 @@ def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optio
 
 
 def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-              breaking: Optional[bool] = None,
               progress: Optional[Callable[[], None]] = None,
               tt_mb: float = DEFAULT_TT_MB,
               time_limit: Optional[float] = None, sampling: str = CONDITIONED,
@@ -227,7 +226,7 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
     players = auction.bidding_order[:len(auction.bids) + (0 if auction.is_complete else 1)]
     share = None if time_limit is None else time_limit / len(players)
     for player in players:
-        k = Knowledge.from_deal(deal, player, breaking)
+        k = Knowledge.from_deal(deal, player)
         cand = file_bid(deal, player)
         analysis = analyse(k, samples, seed, cand, progress, tt_mb, share, sampling, precision,
                            executor=executor)

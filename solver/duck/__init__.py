@@ -12,7 +12,7 @@ meaning of every number is in docs/DUCK.md.
   :class:`Oracle` (the compiled engine by default, the reference twin for
   tests); :mod:`.reachable`: which totals a player can bring about.
 * :mod:`.outcomes`: outcome rows, scores, nils settled, duck effects.
-* :mod:`.hand`: the deal at its position and the core numbers;
+* :mod:`.hand`: the deal's board at its position and the core numbers;
   :mod:`.searches`: the optional searches under a time limit.
 * :mod:`.nilbreak`: breaking a defender's nil (the other defender, the
   declarer); :mod:`.equilibrium`: the max-n equilibrium of small endings.
@@ -25,7 +25,7 @@ from .analysis import (DEFAULT_TIME_LIMIT, CardLevel, CardOption, DuckAnalysis, 
                        analyse)
 from .equilibrium import (MAX_TRICKS, Equilibrium, EquilibriumCard, EquilibriumStep,
                           find_equilibrium)
-from .hand import DealPosition, DuckError, HandLevel, check_deal
+from .hand import DuckError, HandLevel, check_deal, duck_board
 from .nilbreak import (BREAK_BUDGET, NOT_FORCED, BreakGame, BreakQuestion, CardBreak, NilBreak,
                        break_value, can_force, card_can_force)
 from .outcomes import DuckEffect, NilSettlement, NilStatus, OutcomeRow, PlayerLine, Scorer
@@ -40,7 +40,7 @@ __all__ = [
     "MAX_TRICKS", "Equilibrium", "EquilibriumCard", "EquilibriumStep", "find_equilibrium",
     "BREAK_BUDGET", "NOT_FORCED", "BreakGame", "BreakQuestion", "CardBreak", "NilBreak",
     "break_value", "can_force", "card_can_force",
-    "DealPosition", "DuckError", "HandLevel", "check_deal",
+    "DuckError", "HandLevel", "check_deal", "duck_board",
     "DuckEffect", "NilSettlement", "NilStatus", "OutcomeRow", "PlayerLine", "Scorer",
     "DEFENDER_SEATS", "Oracle", "TeamSplits", "after_card", "card_nil_keep_max",
     "card_totals", "default_oracle", "highest_total", "lowest_total", "nil_keep_max", "team_splits",

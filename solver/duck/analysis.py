@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from ..board import Board
 from ..cards import suit_of
 from ..deal import Deal
 from ..scoring import TRICKS_PER_HAND, NilBet
 from ..seating import DEFENDER_SIDE
 from .equilibrium import Equilibrium, check_size, find_equilibrium
-from .hand import DealPosition, HandLevel, nil_statuses
+from .hand import HandLevel, duck_board, nil_statuses
 from .nilbreak import BreakQuestion, CardBreak, NilBreak, break_questions, card_breaks, nil_break
 from .outcomes import DuckEffect, NilStatus, OutcomeRow, Scorer, best_total, effect
 from .questions import DEFENDER_SEATS, Oracle, card_nil_keep_max, card_totals, default_oracle
@@ -153,7 +154,7 @@ class DuckAnalysis:
 
 
 # ------------------------------------------------------------------ the steps
-def outcome_rows(at: DealPosition, hand: HandLevel, reach: Reachability,
+def outcome_rows(at: Board, hand: HandLevel, reach: Reachability,
                  scorer: Scorer) -> Tuple[Rows, List[int]]:
     """One row per total from the lowest to the highest, without the totals
     no play-out reaches; and the totals not known to be reached by any."""
@@ -162,39 +163,39 @@ def outcome_rows(at: DealPosition, hand: HandLevel, reach: Reachability,
     rows: Rows = {}
     unsure = []
     for t in range(lo, hi + 1):
-        reachable = reach.some_playout(at.players, t)
+        reachable = reach.some_playout(at.seating.players, t)
         if reachable is None:
             unsure.append(t)
         if reachable is not False:
             rows[t] = replace(scorer.outcome(t), reachable=reachable,
-                              reachable_by=reach.reachable_by(at.players, t))
+                              reachable_by=reach.reachable_by(at.seating.players, t))
     return rows, unsure
 
 
-def player_options(at: DealPosition, hand: HandLevel, reach: Reachability,
+def player_options(at: Board, hand: HandLevel, reach: Reachability,
                    rows: Rows) -> Tuple[PlayerOptions, ...]:
     """What each real player can bring about, and their best total."""
     options = []
-    for p in at.players:
+    for p in at.seating.players:
         reachable = reach.reachable[p]
         best = best_total([t for t, r in reachable.items() if r], p, rows, hand.cooperative)
-        if p == at.declarer:
+        if p == at.seating.declarer:
             options.append(PlayerOptions(p, "declarer", hand.cooperative, reach.highest,
                                          reach.settle, hand.cooperative, reachable, best))
         else:
             options.append(PlayerOptions(p, "defender", hand.duck[p], hand.cooperative,
-                                         hand.duck[p], hand.duck[at.other_defender(p)],
+                                         hand.duck[p], hand.duck[at.seating.other_defender(p)],
                                          reachable, best))
     return tuple(options)
 
 
-def row_marks(at: DealPosition, hand: HandLevel, reach: Reachability,
+def row_marks(at: Board, hand: HandLevel, reach: Reachability,
               options: Tuple[PlayerOptions, ...], nils: Tuple[NilStatus, ...]
               ) -> List[Tuple[Optional[int], str]]:
     """The labelled totals, in the order their marks are listed in a row."""
     marks: List[Tuple[Optional[int], str]] = [(hand.cooperative, "coop")]
-    marks += [(hand.duck[x], f"duck {x}") for x in at.players[1:]]
-    marks.append((reach.settle, f"settle {at.declarer}"))
+    marks += [(hand.duck[x], f"duck {x}") for x in at.seating.players[1:]]
+    marks.append((reach.settle, f"settle {at.seating.declarer}"))
     marks += [(o.best, f"best {o.player}") for o in options
               if o.best is not None and o.best not in (hand.cooperative, o.duck)]
     marks += [(n.keep_max if n.side == DEFENDER_SIDE else TRICKS_PER_HAND - n.keep_max,
@@ -224,15 +225,15 @@ def duck_effects(options: Tuple[PlayerOptions, ...], rows: Rows,
     return tuple(effects)
 
 
-def card_level(at: DealPosition, nils: Tuple[NilStatus, ...], breaks: Tuple[BreakQuestion, ...],
+def card_level(at: Board, nils: Tuple[NilStatus, ...], breaks: Tuple[BreakQuestion, ...],
                scorer: Scorer, oracle: Oracle) -> CardLevel:
     """Every legal card of the player to move, with the outcome when play is
     cooperative afterwards (each nil settled by the nil-aware query after
     that card), the tricks it gives up, who gains or loses by it, and who
     can still force a trick on each defender's nil hand after it."""
-    won = at.won_by_defenders
-    groups = card_totals(at.pos, oracle)
-    card_keep = {n.hand: card_nil_keep_max(at.pos, n.seat, oracle) for n in nils if not n.won}
+    won = at.defender_tricks
+    groups = card_totals(at.position, oracle)
+    card_keep = {n.hand: card_nil_keep_max(at.position, n.seat, oracle) for n in nils if not n.won}
     breaks_after = card_breaks(at, breaks, oracle)
     totals = [won + v for _, v in groups]
     best = max(totals) if at.chooser in DEFENDER_SEATS else min(totals)
@@ -246,8 +247,8 @@ def card_level(at: DealPosition, nils: Tuple[NilStatus, ...], breaks: Tuple[Brea
     ref = next(row for _, row, given in built if given == 0)
     options = []
     for cards, row, given in built:
-        gains = tuple(p for p in at.players if row.value(p) > ref.value(p))
-        loses = tuple(p for p in at.players if row.value(p) < ref.value(p))
+        gains = tuple(p for p in at.seating.players if row.value(p) > ref.value(p))
+        loses = tuple(p for p in at.seating.players if row.value(p) < ref.value(p))
         options.append(CardOption(cards, row, given, gains, loses,
                                   breaks_after.get(cards[0], ())))
     options.sort(key=lambda c: (c.tricks_given_up, suit_of(c.cards[0]), -max(c.cards)))
@@ -267,14 +268,13 @@ def nil_breaks(questions: Tuple[BreakQuestion, ...], found: Findings, scorer: Sc
 
 
 # ------------------------------------------------------------------ analyse
-def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle] = None,
+def analyse(deal: Deal, oracle: Optional[Oracle] = None,
             time_limit: Optional[float] = DEFAULT_TIME_LIMIT, budget: int = REACH_BUDGET,
             with_equilibrium: bool = False) -> DuckAnalysis:
     """The duck analysis of ``deal`` at its current position (after its
     ``played`` cards) for the auction's declarer.
 
-    ``breaking=False`` switches the spade-breaking rule off (``None``: the
-    deal's rule). The core numbers (cooperative, ducks, nils, who can break
+    The rules are the deal's. The core numbers (cooperative, ducks, nils, who can break
     a defender's nil, card level) are always computed; the searches for
     reachable totals, the settle total, the totals of the nil-breaking games
     and the lowest / highest totals run for at most ``time_limit`` seconds
@@ -282,7 +282,7 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
     in :attr:`DuckAnalysis.undetermined`. ``with_equilibrium``: add the
     max-n equilibrium of the ending (a :class:`DuckError` above its size
     limit, raised before any search)."""
-    at = DealPosition.of(deal, breaking)
+    at = duck_board(deal)
     if with_equilibrium:
         check_size(at)
     oracle = oracle or default_oracle()
@@ -291,7 +291,7 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
     breaks = break_questions(at, nils, oracle)
     found = run_searches(at, hand, breaks, oracle, time_limit, budget)
     reach = Reachability.settled(at, hand, found)
-    scorer = Scorer(at.deal, nils)
+    scorer = Scorer(deal, nils)
     rows, unsure = outcome_rows(at, hand, reach, scorer)
     options = player_options(at, hand, reach, rows)
     outcomes = marked(rows, row_marks(at, hand, reach, options, nils))
@@ -306,12 +306,13 @@ def analyse(deal: Deal, breaking: Optional[bool] = None, oracle: Optional[Oracle
     undetermined += unsure_breaks
     if not found.finished and not undetermined:
         undetermined.append("some reachable totals")
-    auction = at.deal.auction
-    assert auction is not None
+    auction = deal.auction
+    assert auction is not None and at.to_move is not None and at.chooser is not None
     return DuckAnalysis(
-        deal=at.deal, declarer=at.declarer, left_defender=at.left_defender,
-        right_defender=at.right_defender, names=at.names, won=at.won, tricks_left=at.tricks_left,
-        to_move=at.names[at.seat_to_move], played_by=at.names[at.chooser],
+        deal=deal, declarer=at.seating.declarer, left_defender=at.seating.defenders[0],
+        right_defender=at.seating.defenders[1], names=at.names,
+        won=(at.declarer_tricks, at.defender_tricks), tricks_left=at.tricks_left,
+        to_move=at.names[at.to_move], played_by=at.names[at.chooser],
         cooperative=hand.cooperative, duck=hand.duck, lowest=reach.lowest, highest=reach.highest,
         contract_total=hand.contract_total, settle=reach.settle, nils=nils,
         ignored_nils=tuple(auction.ignored_nils()), options=options, outcomes=outcomes,

@@ -26,10 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from ..board import Board
 from ..cards import iter_cards, suit_of
 from ..position import Position
 from ..seating import DEFENDER_SIDE, controller
-from .hand import DealPosition, DuckError
+from .hand import DuckError
 from .outcomes import NilStatus, OutcomeRow, Scorer
 from .questions import (DEFENDER_SEATS, Oracle, after_card_won_by, card_totals,
                         default_oracle)
@@ -92,7 +93,7 @@ class Equilibrium:
                 or any(self.changes.values()))
 
 
-def check_size(at: DealPosition) -> None:
+def check_size(at: Board) -> None:
     """Raise :class:`DuckError` unless the position is small enough."""
     if at.tricks_left > MAX_TRICKS:
         raise DuckError(f"the equilibrium is not available with {at.tricks_left} tricks left",
@@ -126,7 +127,7 @@ def card_groups(pos: Position) -> List[Tuple[int, ...]]:
 class _MaxN:
     """The max-n search over one ending: memo, preference keys, counters."""
 
-    def __init__(self, at: DealPosition, scorer: Scorer, nils: Tuple[NilStatus, ...],
+    def __init__(self, at: Board, scorer: Scorer, nils: Tuple[NilStatus, ...],
                  oracle: Oracle) -> None:
         self.at, self.scorer, self.oracle = at, scorer, oracle
         self.nils = {n.hand: n for n in nils}
@@ -161,7 +162,7 @@ class _MaxN:
         if k not in self.keys:
             row = self.row(leaf)
             line = row.line(player)
-            side = row.defender_tricks if player != self.at.declarer else row.declarer_tricks
+            side = row.defender_tricks if player != self.at.seating.declarer else row.declarer_tricks
             self.keys[k] = (line.value, line.margin, side)
         return self.keys[k]
 
@@ -171,8 +172,8 @@ class _MaxN:
         declarer fewer (each preference strict: the side tricks break ties)."""
         if self.live & ~lost:
             return False
-        for player in self.at.players:
-            sign = -1 if player == self.at.declarer else 1
+        for player in self.at.seating.players:
+            sign = -1 if player == self.at.seating.declarer else 1
             keys = [self.key((t, lost), player) for t in range(d, d + left + 1)]
             if sign < 0:
                 keys.reverse()
@@ -229,7 +230,7 @@ def cooperative_cards(pos: Position, oracle: Oracle) -> List[int]:
 
 def _line(search: _MaxN, oracle: Oracle) -> List[EquilibriumStep]:
     at = search.at
-    p, d, lost = at.pos, at.won_by_defenders, 0
+    p, d, lost = at.position, at.defender_tricks, 0
     steps = []
     while not p.is_over:
         seat = p.to_move
@@ -244,21 +245,21 @@ def _line(search: _MaxN, oracle: Oracle) -> List[EquilibriumStep]:
     return steps
 
 
-def find_equilibrium(at: DealPosition, scorer: Scorer, nils: Tuple[NilStatus, ...],
+def find_equilibrium(at: Board, scorer: Scorer, nils: Tuple[NilStatus, ...],
                 cooperative: OutcomeRow, oracle: Optional[Oracle] = None) -> Equilibrium:
     """The max-n equilibrium of the ending at ``at`` against the
     ``cooperative`` row (raises :class:`DuckError` above :data:`MAX_TRICKS`)."""
     check_size(at)
     oracle = oracle or default_oracle()
     search = _MaxN(at, scorer, nils, oracle)
-    leaf = search.value(at.pos, at.won_by_defenders, 0)
-    chosen, _ = search.best(at.pos, at.won_by_defenders, 0)
+    leaf = search.value(at.position, at.defender_tricks, 0)
+    chosen, _ = search.best(at.position, at.defender_tricks, 0)
     cards = tuple(EquilibriumCard(cards, search.row(child), cards == chosen)
-                  for cards, child in search.children(at.pos, at.won_by_defenders, 0))
+                  for cards, child in search.children(at.position, at.defender_tricks, 0))
     line = _line(search, oracle)
     outcome = search.row(leaf)
     deviation = next((i for i, s in enumerate(line) if not s.cooperative), None)
-    changes = {p: outcome.value(p) - cooperative.value(p) for p in at.players}
+    changes = {p: outcome.value(p) - cooperative.value(p) for p in at.seating.players}
     return Equilibrium(outcome, cooperative, tuple(line), cards, deviation, changes,
                        search.nodes, search.engine_leaves)
 

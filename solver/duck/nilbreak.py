@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..board import Board
 from ..position import ALL_SEATS, Position
 from ..seating import DECLARER_SIDE, DEFENDER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
-from .hand import DealPosition
 from .outcomes import NilStatus, OutcomeRow, Scorer, changes
 from .questions import Oracle, after_card_won_by, by_card, default_oracle
 
@@ -191,7 +191,7 @@ class BreakQuestion:
     with_declarer: Optional[bool]
 
 
-def break_questions(at: DealPosition, nils: Sequence[NilStatus],
+def break_questions(at: Board, nils: Sequence[NilStatus],
                     oracle: Oracle) -> Tuple[BreakQuestion, ...]:
     """For each defender's hand with an applicable nil that has won nothing
     yet: the other defender, then the declarer, as breakers."""
@@ -204,23 +204,23 @@ def break_questions(at: DealPosition, nils: Sequence[NilStatus],
         seat = bets[0].seat
         bidders = tuple(n.bidder for n in bets)
         game = BreakGame.by_defender(seat)
-        alone = can_force(at.pos, game, oracle)
-        helped = alone or can_force(at.pos, BreakGame.with_declarer(seat), oracle)
-        out.append(BreakQuestion(at.other_defender(hand), hand, bidders, game, alone, helped))
+        alone = can_force(at.position, game, oracle)
+        helped = alone or can_force(at.position, BreakGame.with_declarer(seat), oracle)
+        out.append(BreakQuestion(at.seating.other_defender(hand), hand, bidders, game, alone, helped))
         game = BreakGame.by_declarer(seat)
-        out.append(BreakQuestion(at.declarer, hand, bidders, game,
-                                 can_force(at.pos, game, oracle), None))
+        out.append(BreakQuestion(at.seating.declarer, hand, bidders, game,
+                                 can_force(at.position, game, oracle), None))
     return tuple(out)
 
 
-def break_total(at: DealPosition, q: BreakQuestion, oracle: Oracle,
+def break_total(at: Board, q: BreakQuestion, oracle: Oracle,
                 budget: int = BREAK_BUDGET) -> Optional[int]:
     """The whole-hand defender total of ``q``'s game (``None``: over budget)."""
-    v = break_value(at.pos, q.game, oracle, budget)
+    v = break_value(at.position, q.game, oracle, budget)
     if v is None or v == NOT_FORCED:
         return None
     tricks = v if q.game.count == DEFENDER_SIDE else at.tricks_left - v
-    return at.won_by_defenders + tricks
+    return at.defender_tricks + tricks
 
 
 @dataclass(frozen=True)
@@ -274,10 +274,10 @@ class CardBreak:
     can_force: bool
 
 
-def card_breaks(at: DealPosition, questions: Sequence[BreakQuestion],
+def card_breaks(at: Board, questions: Sequence[BreakQuestion],
                 oracle: Oracle) -> Dict[int, Tuple[CardBreak, ...]]:
     """``{card: breaks}`` for every legal card of the player to move."""
-    after = [(q, card_can_force(at.pos, q.game, oracle)) for q in questions]
+    after = [(q, card_can_force(at.position, q.game, oracle)) for q in questions]
     cards = after[0][1] if after else {}
     return {c: tuple(CardBreak(q.breaker, q.hand, forced[c]) for q, forced in after)
             for c in cards}

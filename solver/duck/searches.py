@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ..board import Board
 from ..run import run_limited
-from .hand import DealPosition, HandLevel
+from .hand import HandLevel
 from .nilbreak import BreakQuestion, break_total
 from .questions import DEFENDER_SEATS, Oracle, highest_total, lowest_total
 from .reachable import DECLARER_ROLES, EVERYONE_ROLES, Roles, defender_roles, reach
@@ -82,18 +83,18 @@ def _total(answer: object) -> Optional[int]:
 class _Searches:
     """The search questions of one analysis, most important first."""
 
-    def __init__(self, at: DealPosition, hand: HandLevel, breaks: Sequence[BreakQuestion],
+    def __init__(self, at: Board, hand: HandLevel, breaks: Sequence[BreakQuestion],
                  oracle: Oracle, budget: int) -> None:
         self.at, self.hand, self.oracle, self.budget = at, hand, oracle, budget
         self.breaks = [q for q in breaks if q.can_force]
-        self.roles: Dict[Optional[str], Roles] = {at.declarer: DECLARER_ROLES, None: EVERYONE_ROLES}
+        self.roles: Dict[Optional[str], Roles] = {at.seating.declarer: DECLARER_ROLES, None: EVERYONE_ROLES}
         for x in DEFENDER_SEATS:
             self.roles[at.names[x]] = defender_roles(x)
         self.done: Dict[Question, object] = {}
 
     def ask(self, q: Reach) -> Tuple[Question, object]:
-        won = self.at.won_by_defenders
-        self.done[q] = reach(self.at.pos, self.roles[q.player], q.total - won, q.total - won,
+        won = self.at.defender_tricks
+        self.done[q] = reach(self.at.position, self.roles[q.player], q.total - won, q.total - won,
                              self.oracle, self.budget)
         return q, self.done[q]
 
@@ -104,12 +105,12 @@ class _Searches:
 
     def extreme(self, q: Extreme) -> Tuple[Question, int]:
         find = lowest_total if q is LOWEST else highest_total
-        total = self.at.won_by_defenders + find(self.at.pos, self.oracle)
+        total = self.at.defender_tricks + find(self.at.position, self.oracle)
         self.done[q] = total
         return q, total
 
     def __call__(self) -> Iterator[Tuple[Question, object]]:
-        hand, declarer = self.hand, self.at.declarer
+        hand, declarer = self.hand, self.at.seating.declarer
         coop = hand.cooperative
         # 1. each defender's totals between their duck and the cooperative total
         for x in DEFENDER_SEATS:
@@ -143,12 +144,12 @@ class _Searches:
             if Reach(declarer, t) not in self.done:
                 yield self.ask(Reach(declarer, t))
         for t in range(lowest + 1, highest):
-            if not any(self.done.get(Reach(p, t)) for p in self.at.players) and \
+            if not any(self.done.get(Reach(p, t)) for p in self.at.seating.players) and \
                     not (t == coop or t in hand.duck.values()):
                 yield self.ask(Reach(None, t))
 
 
-def run_searches(at: DealPosition, hand: HandLevel, breaks: Sequence[BreakQuestion],
+def run_searches(at: Board, hand: HandLevel, breaks: Sequence[BreakQuestion],
                  oracle: Oracle, time_limit: Optional[float], budget: int) -> Findings:
     """Run the searches for at most ``time_limit`` seconds (``None``: no
     limit, in this process; ``0``: none)."""
@@ -176,22 +177,22 @@ class Reachability:
     undetermined: Tuple[str, ...]
 
     @classmethod
-    def settled(cls, at: DealPosition, hand: HandLevel, found: Findings) -> "Reachability":
+    def settled(cls, at: Board, hand: HandLevel, found: Findings) -> "Reachability":
         lowest, highest = found.extreme(LOWEST), found.extreme(HIGHEST)
         undetermined = [f"{e.which} total" for e, v in ((LOWEST, lowest), (HIGHEST, highest))
                         if v is None]
         coop = hand.cooperative
         reachable: Dict[str, Dict[int, Optional[bool]]] = {}
-        for x in at.players[1:]:
+        for x in at.seating.players[1:]:
             reachable[x] = {t: (True if t in (hand.duck[x], coop) else found.reach(x, t))
                             for t in range(hand.duck[x], coop + 1)}
-        top = highest if highest is not None else max([coop] + found.reached_by(at.declarer))
-        reachable[at.declarer] = {t: (True if t in (coop, highest) else found.reach(at.declarer, t))
+        top = highest if highest is not None else max([coop] + found.reached_by(at.seating.declarer))
+        reachable[at.seating.declarer] = {t: (True if t in (coop, highest) else found.reach(at.seating.declarer, t))
                                   for t in range(coop, top + 1)}
-        settle, unsure = _settle(at.declarer, hand, reachable[at.declarer], found)
+        settle, unsure = _settle(at.seating.declarer, hand, reachable[at.seating.declarer], found)
         if unsure:
-            undetermined.append(f"whether {at.declarer} can settle for D = {listed(unsure)}")
-        for p in at.players:
+            undetermined.append(f"whether {at.seating.declarer} can settle for D = {listed(unsure)}")
+        for p in at.seating.players:
             unsure = [t for t, r in reachable[p].items() if r is None]
             if unsure:
                 undetermined.append(f"whether {p} can bring about D = {listed(unsure)}")
