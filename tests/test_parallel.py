@@ -65,6 +65,19 @@ def fail_on(offset: int, context: dict, item: int) -> int:
     return item
 
 
+MADE: list = []
+
+
+def make_token(tag: str) -> object:
+    """A new resource each time, noted in MADE."""
+    MADE.append(tag)
+    return object()
+
+
+def token_of(token: object, context: None, item: int) -> int:
+    return id(token)
+
+
 # ------------------------------------------------------------------ job count
 def test_check_jobs():
     assert check_jobs(None) == run.default_jobs() >= 1
@@ -82,6 +95,35 @@ def test_executor_choice():
     assert isinstance(pool, ProcessPool) and pool.workers == 2
     with pytest.raises(JobsError, match="exclude each other"):
         run.executor(2, cluster="local:2")
+
+
+def test_where_checks_the_choice_and_starts_nothing():
+    assert run.where() == run.Where(run.default_jobs())
+    assert run.where(3) == run.Where(3)
+    nobody = "tcp://127.0.0.1:9"     # nothing listens there: where() does not connect
+    assert run.where(cluster=nobody, timeout=2.0) == run.Where(cluster=nobody, timeout=2.0)
+    with pytest.raises(JobsError, match="exclude each other"):
+        run.where(1, cluster=nobody)
+    with pytest.raises(run.ClusterError, match="local:N with N from 1"):
+        run.where(cluster="local:0")
+    with pytest.raises(JobsError, match="at least 1"):
+        run.where(0)
+    assert isinstance(run.Where(1).start(), Inline)
+    assert new_children() == []
+
+
+def test_inline_keeps_its_resource_for_the_same_work():
+    MADE.clear()
+    inline = Inline()
+    first = Work(token_of, None, make_token, ("a",))
+    ids = {answer for _, answer in inline.map(first, range(3))}
+    ids |= {answer for _, answer in inline.map(first, range(3))}
+    assert MADE == ["a"] and len(ids) == 1          # made once, for both runs
+    list(inline.map(Work(token_of, None, make_token, ("b",)), range(2)))
+    assert MADE == ["a", "b"]                       # other settings: another resource
+    given = object()
+    assert {a for _, a in Inline(given).map(first, range(2))} == {id(given)}
+    assert MADE == ["a", "b"]
 
 
 # ------------------------------------------------------------------ order
