@@ -29,6 +29,7 @@ from dummy_spades.solver.batch import (
 )
 from dummy_spades.solver.files import STDIN_NAME, InputFileError, spooled
 from dummy_spades.solver.limits import BATCH_STDIN_MAX_BYTES
+from dummy_spades.solver.rules import Rules
 from dummy_spades.solver.run import Executor, ParallelError
 from dummy_spades.solver.seating import PBN_DIRECTIONS
 
@@ -79,7 +80,7 @@ def batch(
     options = BatchOptions(
         leaders=tuple(parse_leaders(leader)),
         side=parse_side(side),
-        breaking=not no_spade_breaking,
+        rules=Rules(breaking=not no_spade_breaking),
         spades_broken=spades_broken,
         tt_mb=tt_mb,
     )

@@ -36,12 +36,14 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .backend import Solver, make_solver, solver_class
-from .cards import count
+from .board import Board
+from .cards import HandsError, check_hands, count, format_cards
 from .errors import DealError
 from .files import InputFileError, open_regular
 from .limits import BATCH_ERRORS_SHOWN, BATCH_LINE_MAX_CHARS, SUMMARY_EXACT_SOLVES
 from .pbn import DEAL_FORM, format_pbn_deal, parse_pbn_deal
 from .position import Position
+from .rules import DEFAULT_DEAL_RULES, Rules
 from .run import Executor, Work
 from .seating import PBN_DIRECTIONS
 
@@ -70,7 +72,8 @@ class DealsFileError(BatchError):
 
 @dataclass(frozen=True)
 class BatchDeal:
-    """One deal line: the four hands (seats N E S W) and where it came from."""
+    """One deal line as the file gives it: the four hands (seats N E S W)
+    and where it came from. Each leader's board is :func:`board_of`."""
 
     hands: Tuple[int, int, int, int]
     line: int = 0
@@ -94,31 +97,21 @@ def parse_deal(text: str) -> Tuple[int, int, int, int]:
         hands = parse_pbn_deal(text.split("#", 1)[0])
     except DealError as exc:
         raise DealLineError(str(exc)) from None
-    sizes = [count(h) for h in hands]
-    if len(set(sizes)) != 1:
-        listing = ", ".join(f"{PBN_DIRECTIONS[i]} {n}" for i, n in enumerate(sizes))
+    try:
+        check_hands(hands, PBN_DIRECTIONS)
+    except HandsError as err:
+        if err.cards:
+            raise DealLineError(
+                f"card(s) {format_cards(err.cards)} of {PBN_DIRECTIONS[err.hand]} also appear in "
+                "an earlier hand; expected each card in at most one hand") from None
+        listing = ", ".join(f"{PBN_DIRECTIONS[i]} {n}" for i, n in enumerate(err.sizes))
         raise DealLineError(
             f"hands have unequal lengths ({listing}); expected all four hands "
             "of the same length, 1 to 13 cards"
-        )
-    if sizes[0] == 0:
+        ) from None
+    if not hands[0]:
         raise DealLineError("hands are empty; expected 1 to 13 cards in each hand")
-    seen = 0
-    for seat, h in enumerate(hands):
-        dup = seen & h
-        if dup:
-            raise DealLineError(
-                f"card(s) {_dup_names(dup)} of {PBN_DIRECTIONS[seat]} also appear in an "
-                "earlier hand; expected each card in at most one hand"
-            )
-        seen |= h
     return hands[0], hands[1], hands[2], hands[3]
-
-
-def _dup_names(mask: int) -> str:
-    from .cards import format_card, iter_cards
-
-    return " ".join(format_card(c) for c in iter_cards(mask))
 
 
 class _Errors:
@@ -288,9 +281,13 @@ def format_side(mask: int) -> str:
 
 @dataclass(frozen=True)
 class BatchOptions:
+    """How to solve every deal: the leaders, the maximising side, the rules
+    (the command line's ``--no-spade-breaking`` is in them), whether spades
+    start broken, the table size."""
+
     leaders: Tuple[int, ...] = (3,)
     side: int = 0b0101
-    breaking: bool = True
+    rules: Rules = DEFAULT_DEAL_RULES
     spades_broken: bool = False
     tt_mb: Optional[float] = None
 
@@ -327,13 +324,18 @@ def solve_deal(solver: Solver, hands: Tuple[int, int, int, int],
     solver.clear()
     out = []
     for leader in options.leaders:
-        pos = Position(hands, leader, (), options.spades_broken, options.breaking)
+        pos = board_of(hands, leader, options).position
         before = solver.nodes
         t0 = time.perf_counter()
         tricks = solver.max_tricks(pos, options.side)
         ms = (time.perf_counter() - t0) * 1000.0
         out.append((tricks, ms, solver.nodes - before))
     return out
+
+
+def board_of(hands: Tuple[int, int, int, int], leader: int, options: BatchOptions) -> Board:
+    """The board of ``hands`` (seats N E S W) with ``leader`` to lead."""
+    return Board.at(Position(hands, leader, (), options.spades_broken), rules=options.rules)
 
 
 def _solve_deal(solver: Solver, options: BatchOptions, deal: BatchDeal) -> List[Tuple[int, float, int]]:

@@ -1,7 +1,7 @@
 """Cards, suits, ranks and hands as bitmasks.
 
 Encoding used everywhere on hot paths (the engine, the reference twin, the
-play state):
+board):
 
 * suits are ints ``SPADES=0, HEARTS=1, DIAMONDS=2, CLUBS=3`` (PBN order,
   spades first; spades are always trump);

@@ -2,7 +2,7 @@
 
 This module is the one obvious place for: following suit, spade breaking
 (with the only-spades exception, also on the opening lead, and the switch to
-turn it off) and who wins a trick. The play state, the reference solver and
+turn it off) and who wins a trick. The board, the reference solver and
 the tests all call these; the Cython engine mirrors them (and is checked
 against them by the differential tests).
 

@@ -1,6 +1,6 @@
 """docs/RULES.md "Play" - one class per rule: follow suit, the trick winner, spade
 breaking (the only-spades exception, the opening lead, the switch). Each is
-tested on the rule functions of solver/rules.py and through the play state."""
+tested on the rule functions of solver/rules.py and through the board."""
 import pytest
 
 from model_helpers import C, cards, state, worked_deal
