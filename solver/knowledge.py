@@ -26,7 +26,11 @@ knowledge. For a layout sampler, per hand name (:meth:`Knowledge.known`,
 * ``voids(name)``: the suits the play has shown it not to hold;
 * ``unknown``: the pool of cards the player has not seen, to be dealt to the
   hands, ``holds(name) - count(known(name))`` cards to each
-  (:meth:`Knowledge.to_deal`), none of a void suit.
+  (:meth:`Knowledge.to_deal`), none of a void suit
+  (:meth:`Knowledge.allowed`);
+* under Mirror, ``spades_known``: each other bidder's spades as dealt (the
+  bid is the count), the cards they played included
+  (:meth:`Knowledge.played_by`).
 
 :meth:`Knowledge.fits` checks a layout against all of that;
 :meth:`Knowledge.board` gives the board of a layout at the current point
@@ -478,7 +482,8 @@ class Knowledge:
     def fits(self, layout: Mapping[str, int]) -> bool:
         """Does ``layout`` (hand name -> the cards it holds now) agree with
         everything the player knows: the known cards in their hands, every
-        hand's size, the voids shown, the unseen cards dealt exactly once?"""
+        hand's size, the voids shown, the unseen cards dealt exactly once,
+        and under Mirror the spade counts the bids give?"""
         names = self.players + (DUMMY,)
         if set(layout) != set(names):
             return False
@@ -491,6 +496,9 @@ class Knowledge:
             if (cards & ~known) & ~self.allowed(name):
                 return False
             dealt |= cards
+        for name, spades in self.spades_known.items():
+            if spade_count(layout[name] | self.played_by(name)) != spades:
+                return False
         return dealt & self.unknown == self.unknown
 
     def board(self, layout: Mapping[str, int]) -> Board:

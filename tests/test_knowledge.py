@@ -162,3 +162,21 @@ def test_bad_requests():
         replace(k, hand=deal.hands["Alice"])
     assert FULL_DECK & ~k.unknown & ~k.hand & ~k.dummy_seen == \
         sum(1 << c for c in k.played) & ~k.hand & ~k.dummy_seen
+
+
+def test_mirror_bids_give_the_spade_counts():
+    deal = load_deal(HANDS / "mirror.yaml")
+    board = deal.board()
+    player = deal.players[0]
+    k = Knowledge.from_board(board, player)
+    real = dict(zip(board.names, board.hands))
+    assert k.fits(real)
+    assert k.spades_known == {b.player: b.tricks for b in deal.auction.bids if b.player != player}
+    a, b = (p for p in deal.players if p != player)
+    spade = next((c for c in range(13) if real[a] >> c & 1), None)
+    other = next((c for c in range(13, 52) if real[b] >> c & 1), None)
+    assert spade is not None and other is not None
+    moved = dict(real)
+    moved[a] = real[a] & ~(1 << spade) | (1 << other)
+    moved[b] = real[b] & ~(1 << other) | (1 << spade)
+    assert not k.played and not k.fits(moved)          # the counts no longer match the bids
