@@ -8,6 +8,7 @@ import typer
 MODULES = [
     "show", "score",               # a deal file: the table, the auction, the scores
     "convert",                     # PBN deal strings in and out
+    "deal",                        # random deals to order: PBN lines for batch, deal files
     "batch",                       # many PBN deals, double dummy
     "solve",                       # the double-dummy result and the DD table
     "analyse",                     # every legal card's value and an optimal line

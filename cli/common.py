@@ -44,6 +44,7 @@ err_console = Console(stderr=True, markup=False, emoji=False)
 #: 128 + signal number when stopped by a signal: 130 Ctrl-C (SIGINT), 143
 #: SIGTERM, 141 a closed output pipe (SIGPIPE), each without a traceback.
 EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_TERMINATED = 128 + signal.SIGTERM
 EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE
@@ -71,6 +72,13 @@ def fail(message: str) -> "typer.Exit":
     """Print one error message on stderr and exit with code 1."""
     err_console.print(error_line(message), highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def usage_error(message: str) -> "typer.Exit":
+    """Print one usage-error message on stderr and exit with code 2 (for
+    option values a command checks itself, such as an expression)."""
+    err_console.print(error_line(message), highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_USAGE)
 
 
 def located(err: DealError, file: Optional["os.PathLike[str] | str"]) -> DealError:

@@ -17,29 +17,20 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import dump_deal, load_deal
-from dummy_spades.solver.errors import DealError
 
 from .common import handle_errors, known_player
-from .options import json_option
+from .options import json_option, parse_players
 
 
 class Target(str, Enum):
     pbn = "pbn"
     yaml = "yaml"
-
-
-def _players(text: str) -> List[str]:
-    names = [n.strip() for n in text.split(",")]
-    if len(names) != 3 or not all(names):
-        raise DealError(f"--players {text!r} does not name three players",
-                        field="--players", expected="three names separated by commas, clockwise")
-    return names
 
 
 @handle_errors
@@ -64,7 +55,7 @@ def convert(
     if pbn is not None:
         if players is None or dealer is None:
             raise typer.BadParameter("--pbn needs --players A,B,C and --dealer NAME")
-        names = _players(players)
+        names = parse_players(players)
         if declarer is not None:
             known_player(declarer, names, "--declarer")
         deal = Deal.from_pbn(pbn, names, dealer, declarer=declarer)

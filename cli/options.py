@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, List, Optional
 
 import typer
 
 from dummy_spades.solver import limits, run
+from dummy_spades.solver.errors import DealError
 
 DEAL_FILE_HELP = "A YAML deal file (docs/FORMAT.md)."
 NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
@@ -51,6 +52,15 @@ def json_option(doc: str = "", help: Optional[str] = None) -> Any:
     text = help or ("Print the documented JSON fields instead"
                     + (f" ({doc})." if doc else "."))
     return typer.Option("--json", metavar="", help=text)
+
+
+def parse_players(text: str) -> List[str]:
+    """``--players A,B,C``: three names, clockwise (checked further by the deal)."""
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 3 or not all(names):
+        raise DealError(f"--players {text!r} does not name three players",
+                        field="--players", expected="three names separated by commas, clockwise")
+    return names
 
 
 # ------------------------------------------------------------------ resources

@@ -30,6 +30,21 @@ BATCH_ERRORS_SHOWN = 20
 #: take the median and p95 from a histogram of buckets 0.1% wide.
 SUMMARY_EXACT_SOLVES = 20_000
 
+# ------------------------------------------------------------------ dealing
+#: Deals one ``deal`` command makes (all are kept until they are written:
+#: 32 bytes each).
+DEAL_COUNT_MAX = 1_000_000
+#: Deal files one ``deal --out DIR`` writes.
+DEAL_FILES_MAX = 10_000
+#: The largest ``--max-tries``: candidates a ``deal`` command may deal
+#: before it gives up (hours at a few million a second; Ctrl-C stops it).
+DEAL_TRIES_MAX = 10 ** 11
+#: Characters of one ``--where`` expression, and ``--where`` options.
+WHERE_MAX_CHARS = 2000
+WHERE_MAX_CONDITIONS = 100
+#: Nesting of parentheses and operators in one expression.
+WHERE_MAX_DEPTH = 40
+
 # ------------------------------------------------------------------ resources
 #: Worker processes per usable core: more only share the same cores, each
 #: with its own transposition table.

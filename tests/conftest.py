@@ -28,18 +28,21 @@ from solver_checks import SessionSolver
 
 REQUIRE_ENGINE = "DUMMY_SPADES_REQUIRE_ENGINE"
 ENGINE_MODULE = "dummy_spades.solver._engine"
+#: The compiled modules the switch requires: the engine and the dealer.
+COMPILED_MODULES = (ENGINE_MODULE, "dummy_spades.solver._dealer")
 
 
 def check_engine_built() -> None:
     """Raise pytest.UsageError when the engine is required but cannot be imported."""
     if os.environ.get(REQUIRE_ENGINE, "") not in ("", "0"):
-        try:
-            importlib.import_module(ENGINE_MODULE)
-        except ImportError as exc:
-            raise pytest.UsageError(
-                f"{REQUIRE_ENGINE} is set but the compiled engine {ENGINE_MODULE} cannot be "
-                f"imported ({exc}): build it with `pip install -e .` or "
-                f"`python setup.py build_ext --inplace`") from None
+        for module in COMPILED_MODULES:
+            try:
+                importlib.import_module(module)
+            except ImportError as exc:
+                raise pytest.UsageError(
+                    f"{REQUIRE_ENGINE} is set but the compiled engine {module} cannot be "
+                    f"imported ({exc}): build it with `pip install -e .` or "
+                    f"`python setup.py build_ext --inplace`") from None
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -95,21 +95,32 @@ def test_yaml_examples_load(doc, text):
 
 
 def usage_examples():
-    """The command lines of the README's "Use" section, without the placeholder PBN one."""
+    """The command lines of the README's "Use" section, without the placeholder
+    PBN one; a pipeline (``a | b``) is one example, its commands in order."""
     use = README.split("## Use", 1)[1]
     out = []
     for line in blocks(use, "sh")[0].splitlines():
-        args = shlex.split(line.split("#")[0].split(">")[0])
-        if args and "N:..." not in args:
-            out.append(args)
+        words = shlex.split(line, comments=True)
+        if ">" in words:
+            words = words[:words.index(">")]
+        if words and "N:..." not in words:
+            pipeline, command = [], []
+            for word in words + ["|"]:
+                if word == "|":
+                    pipeline.append(command)
+                    command = []
+                else:
+                    command.append(word)
+            out.append(pipeline)
     return out
 
 
-USAGE = usage_examples()
+PIPELINES = usage_examples()
+USAGE = [command for pipeline in PIPELINES for command in pipeline]
 
 # Cheaper settings for the slow examples: the test checks that each documented
 # command line runs, not the numbers of a long simulation.
-CHEAPER = {"--samples": "6", "--time-limit": "0"}
+CHEAPER = {"--samples": "6", "--time-limit": "0", "--count": "12"}
 # The same where a command's default is the long run.
 CHEAPER_DEFAULTS = {"bid": ("--samples", "6"), "duck": ("--time-limit", "0")}
 
@@ -121,14 +132,17 @@ def test_the_usage_section_shows_every_command():
     assert {"show", "score", "solve", "analyse", "batch", "duck", "bid", "convert"} <= commands
 
 
-@pytest.mark.parametrize("args", USAGE, ids=[" ".join(a[1:3]) for a in USAGE])
-def test_usage_example_runs(args):
-    args = [str(ROOT / a) if a.startswith(("hands/", "benches/")) else a for a in args[1:]]
-    for i, a in enumerate(args[:-1]):
-        if a in CHEAPER:
-            args[i + 1] = CHEAPER[a]
-    option = CHEAPER_DEFAULTS.get(args[0])
-    if option and option[0] not in args:
-        args += option
-    result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, (args, result.stderr)
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=[" ".join(p[0][1:3]) for p in PIPELINES])
+def test_usage_example_runs(pipeline):
+    given = None   # a pipeline's command reads the one before it
+    for args in pipeline:
+        args = [str(ROOT / a) if a.startswith(("hands/", "benches/")) else a for a in args[1:]]
+        for i, a in enumerate(args[:-1]):
+            if a in CHEAPER:
+                args[i + 1] = CHEAPER[a]
+        option = CHEAPER_DEFAULTS.get(args[0])
+        if option and option[0] not in args:
+            args += option
+        result = CliRunner().invoke(app, args, input=given)
+        assert result.exit_code == 0, (args, result.stderr)
+        given = result.stdout
