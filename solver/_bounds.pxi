@@ -42,10 +42,9 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
       hands' lowest (or nobody else holds the suit), or
     * *covered*: the i-th highest of the nil hand's cards in the suit is
       below the partner's i-th highest (spades must be covered), or
-    * *matched*: not spades, every card the partner holds in it is above
-      the nil hand's, and the j-th lowest card of the other hands (the
-      partner's aside) is above the nil hand's j-th lowest, for every j both
-      have,
+    * *matched*: not spades, and the j-th lowest card of the other three
+      hands together (the partner's cards among them) is above the nil
+      hand's j-th lowest, for every j both have,
 
     and, when the nil hand is on lead, it can lead a covered suit or a low
     suit another hand holds.  The strategy (fixed in advance, whatever the
@@ -56,13 +55,22 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
       no cover needs: of a suit not covered, or the lowest of a covered suit
       where it holds more cards than the nil hand) — it has one, since the
       nil hand's cards are not all in covered suits;
-    * the suit led is matched: led by the partner, any card of the nil hand
-      is below it (it plays its highest); led by another hand, the nil hand
-      plays its highest card below the card led — it has one (its lowest is
-      below their lowest), and removing the two keeps the j-th-lowest
-      condition (other hands' cards leaving only raise theirs, and a card
-      of the nil hand above the led one would be above their j-th lowest
-      for a j it fails); the partner as for a low suit;
+    * the suit led is matched, led by any hand but the nil hand (the
+      partner included) with card x: the nil hand plays its highest card
+      below x.  It has one: x is one of the other hands' cards, so x is at
+      least their lowest, which is above the nil hand's lowest.  Afterwards
+      the suit is still matched.  Write o_1 < o_2 < ... for the other
+      hands' cards of the suit, a_1 < a_2 < ... for the nil hand's, x = o_m
+      and a_k the card played, so a_k < x < a_(k+1).  Then m <= k: else
+      o_(k+1) <= o_m = x < a_(k+1), against o_(k+1) > a_(k+1).  With x and
+      a_k gone, the j-th lowest of the nil hand is a_j below k and a_(j+1)
+      from k on; that of the others is o_j below m and o_(j+1) from m on;
+      so for j < m it compares o_j > a_j, for m <= j < k o_(j+1) > a_(j+1)
+      > a_j, and for j >= k o_(j+1) > a_(j+1).  The other cards played to
+      the trick (the partner follows with any card of the suit, or as for
+      a low suit) only raise the others' j-th lowest.  The nil hand never
+      leads a matched suit (it is on lead at most now, and leads a covered
+      or low suit), so every trick in it is of this kind;
     * the suit led is covered: both follow, the partner with its highest,
       the nil hand with its highest, below it;
     * the nil hand is void in the suit led: it discards a side-suit card (its
@@ -75,6 +83,11 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
       too and ruffs with its highest, above the nil hand's.
 
     So the nil hand never plays the winning card and never gets the lead.
+    The partner may lead anything: a low suit's card, its highest of a
+    covered suit, any card of a matched suit (above), or a suit the nil
+    hand does not hold (it discards).  A partner's card below the nil
+    hand's lowest of a matched suit spoils the suit: led, it may leave the
+    nil hand to win the trick with its lowest when the opponents hold none.
     With no covered suit needed this holds for any partner (see
     _nil_lowest).  ``low``, ``low_lead``, ``low_rw``: from _nil_low_suits.
     ``rw`` gets the nil hand's lowest card of each covered or matched suit
@@ -108,15 +121,15 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
                 lead_ok = 1
                 out |= DS_ONE << (13 * s + ds_ctz(ns))
                 continue
-            # matched: a side suit whose every card of the partner is above
-            # the nil hand's, and whose j-th lowest card of the others is
-            # above the nil hand's j-th lowest
-            if s == 0 or (ps and ds_ctz(ps) < ds_hib(ns)):
+            # matched: a side suit whose j-th lowest card of the other three
+            # hands (the partner's among them) is above the nil hand's j-th
+            # lowest
+            if s == 0:
                 ok = 0
                 break
             m = 0
             for c in range(4):
-                if c != nil and c != q:
+                if c != nil:
                     m |= _suit(hand[c], s)
             a = ns
             while a and m:

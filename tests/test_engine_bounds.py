@@ -585,3 +585,135 @@ def test_nil_forced_to_win(seed):
     target (with the sure bounds it adds to).  Every verdict is checked;
     the rule must decide targets the sure bounds leave open."""
     assert added_verdicts(forced_nil_position, 150, 9700 + seed, FORCED, lambda rem: (0, 1)) >= 15
+
+
+def matched_nil_position(rng: random.Random) -> Dict:
+    """A nil query whose nil hand holds one side suit *matched* (its j-th
+    lowest card under the j-th lowest of the other three hands together)
+    and the rest of its cards low in another suit or under a partner's
+    covers: the other hands' cards of the matched suit go to the partner
+    about half the time (often below the nil hand's highest there, sometimes
+    below its lowest), and sometimes all of them, the opponents void; the
+    partner is often on lead, and now and then the pairs are the wrong way
+    round.  The kept-nil rule's matched suits, with the partner's cards in
+    them."""
+    cards = rng.choice((3, 3, 4, 4, 5))
+    nil_seat = rng.randrange(4)
+    partner = rng.choice([q for q in range(4) if q != nil_seat])
+    opponents = [q for q in range(4) if q not in (nil_seat, partner)]
+    matched, other = rng.sample((1, 2, 3), 2)
+    n_nil = rng.randint(1, cards - 1)
+    n_others = max(1, n_nil + rng.choice((-1, 0, 0, 1, 2)))
+    ranks = sorted(rng.sample(range(13), n_nil + n_others))
+    pairs = min(n_nil, n_others)
+    nil_ranks = [ranks[2 * j] for j in range(pairs)]
+    other_ranks = [ranks[2 * j + 1] for j in range(pairs)]
+    spare = ranks[2 * pairs:]
+    nil_ranks += spare[: n_nil - pairs]
+    other_ranks += spare[n_nil - pairs:]
+    if rng.random() < 0.15:                 # a pair the wrong way round
+        j = rng.randrange(pairs)
+        nil_ranks[j], other_ranks[j] = other_ranks[j], nil_ranks[j]
+    under = rng.random() < 0.3              # a card under all of the nil hand's
+    if under:
+        low = [r for r in range(min(nil_ranks)) if r not in other_ranks]
+        if low:
+            other_ranks[rng.randrange(len(other_ranks))] = rng.choice(low)
+    hands = [0, 0, 0, 0]
+    hands[nil_seat] = sum(1 << (13 * matched + r) for r in nil_ranks)
+    all_partner = rng.random() < (0.6 if under else 0.3)
+    room = {q: cards for q in range(4)}
+    for r in other_ranks:
+        q = partner if all_partner or rng.random() < 0.5 else rng.choice(opponents)
+        if room[q] == 0:
+            q = next(p for p in (partner, *opponents) if room[p])
+        hands[q] |= 1 << (13 * matched + r)
+        room[q] -= 1
+    rest = cards - n_nil
+    if rng.random() < 0.5:                  # low: the bottom of another suit
+        hands[nil_seat] |= sum(1 << (13 * other + r) for r in range(rest))
+    else:                                   # covered: the partner just above each card
+        cover = sorted(rng.sample(range(13), 2 * rest))
+        for j in range(rest):
+            hands[nil_seat] |= 1 << (13 * other + cover[2 * j])
+            if room[partner]:
+                hands[partner] |= 1 << (13 * other + cover[2 * j + 1])
+                room[partner] -= 1
+    deal_rest(rng, hands, cards, [c for c in range(52) if c // 13 != matched])
+    side = (1 << nil_seat) | (1 << partner)
+    leader = partner if rng.random() < 0.5 else rng.randrange(4)
+    breaking = rng.random() < 0.5
+    return dict(hands=hands, leader=leader, side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.5,
+                count=side if rng.random() < 0.8 else rng.randrange(16), nil_seat=nil_seat)
+
+
+def _partner_under_nil(pos: Dict) -> bool:
+    """Does the nil hand's partner hold a card under the nil hand's highest
+    card of a side suit both hold?"""
+    nil = pos["nil_seat"]
+    partner = next(q for q in range(4) if q != nil and pos["side"] >> q & 1)
+    for s in (1, 2, 3):
+        mine = suit_cards(pos["hands"][nil], s)
+        theirs = suit_cards(pos["hands"][partner], s)
+        if mine and theirs and min(theirs) < max(mine):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nil_matched_with_partner_cards(seed):
+    """Nil hands with a matched suit in which the partner holds cards (the
+    suit's j-th lowest card of the three other hands together above the
+    nil hand's j-th lowest): every verdict at every target, at the position
+    and at twins, against exact values; the rule must keep nils whose
+    partner holds a card under the nil hand's highest of the suit (it may
+    lead it).  Dropping the j-th-lowest condition, or the partner's cards
+    from it, makes a verdict here or in the next test wrong."""
+    rng = random.Random(9800 + seed)
+    kept_by_rule = 0
+    for i in range(120):
+        pos = matched_nil_position(rng)
+        check_bounds(pos, rng, f"matched nil seed {seed} position {i}", n_twins=3)
+        if _partner_under_nil(pos):
+            verdict = probe(pos, 0)
+            kept_by_rule += verdict is not None and verdict[0] >= 0
+    assert kept_by_rule >= 30, f"{kept_by_rule} nils kept by the matched rule with a partner's card under"
+
+
+def test_nil_matched_partner_leads_under():
+    """The partner on lead holds only diamonds under the nil hand's diamond,
+    the opponents none: whatever it leads the nil hand wins the trick, so
+    the matched rule must not keep it (the partner's cards count among the
+    other hands' j-th lowest)."""
+    d = lambda r: 1 << (26 + r - 2)     # noqa: E731  (diamonds: suit 2)
+    h = lambda r: 1 << (13 + r - 2)     # noqa: E731  (hearts: suit 1)
+    c = lambda r: 1 << (39 + r - 2)     # noqa: E731  (clubs: suit 3)
+    hands = [d(5) | c(2), d(2) | d(3), h(14) | h(13), c(14) | c(13)]   # nil 0, partner 1
+    pos = dict(hands=hands, leader=1, side=0b0011, trick=(), breaking=False,
+               spades_broken=True, count=0b0011, nil_seat=0)
+    assert value(pos) == -1
+    assert probe(pos, 0) is None or probe(pos, 0)[0] < 0
+    # the same with the partner's diamonds between the nil hand's: led, the
+    # nil hand plays under them; kept by the rule
+    hands = [d(5) | d(9), d(7) | c(2), d(12) | h(14), c(14) | c(13)]
+    pos = dict(pos, hands=hands)
+    assert value(pos) >= 0
+    assert probe(pos, 0) is not None and probe(pos, 0)[0] >= 0
+
+
+def test_nil_matched_not_spades():
+    """Spades are never a matched suit: here the nil hand's spades are each
+    under the other hands' (no sure trick), but it holds more of them than
+    the opponent with the higher spade, so it runs out of other cards
+    first and must ruff a club while that opponent discards and the
+    partner has to follow."""
+    s = lambda r: 1 << (r - 2)          # noqa: E731
+    h = lambda r: 1 << (13 + r - 2)     # noqa: E731
+    d = lambda r: 1 << (26 + r - 2)     # noqa: E731
+    c = lambda r: 1 << (39 + r - 2)     # noqa: E731
+    hands = [s(5) | s(4) | d(2), c(14) | c(13) | c(12), s(8) | c(3) | c(2), s(9) | h(13) | h(12)]
+    pos = dict(hands=hands, leader=1, side=0b0101, trick=(), breaking=False,
+               spades_broken=True, count=0b0101, nil_seat=0)    # nil 0, partner 2
+    assert value(pos) == -1
+    assert probe(pos, 0) is None or probe(pos, 0)[0] < 0
