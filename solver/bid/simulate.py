@@ -63,7 +63,7 @@ def check_precision(target: Optional[float]) -> Optional[float]:
 def checkpoints() -> Iterator[int]:
     """The sample counts at which a run with a precision target (or a live
     display) takes stock: 20, 30, 40, 50, 60, 72, ... (at least 10 more and
-    20% more each time), the same whatever the jobs, so the stopping point
+    20% more each time), the same whatever the executor, so the stopping point
     is a function of the seed."""
     n = 20
     while True:
