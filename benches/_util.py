@@ -6,7 +6,6 @@ sys.path) and from ``benches/compare_dds.py`` run as a script.
 from __future__ import annotations
 
 import os
-import random
 import sys
 from typing import List, Tuple
 
@@ -15,24 +14,23 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from dummy_spades.solver.cards import format_hand  # noqa: E402
+from dummy_spades.solver.dealer import random_seat_deals  # noqa: E402
 
 Hands = Tuple[int, int, int, int]
 NS, EW = 0b0101, 0b1010
 SEATS = "NESW"
 
 
-def random_hands(rng: random.Random, cards: int = 13) -> Hands:
-    """Four disjoint random hands of ``cards`` cards each (seats N E S W)."""
-    deck = list(range(52))
-    rng.shuffle(deck)
-    north, east, south, west = (sum(1 << c for c in deck[i * cards:(i + 1) * cards])
-                                for i in range(4))
-    return north, east, south, west
-
-
 def random_deals(n: int, seed: int, cards: int = 13) -> List[Hands]:
-    rng = random.Random(seed)
-    return [random_hands(rng, cards) for _ in range(n)]
+    """The first ``n`` random deals of ``seed``, ``cards`` cards a hand, by
+    seat N E S W: the deals of :func:`deal_command` (the project's dealer)."""
+    return random_seat_deals(n, seed, cards)
+
+
+def deal_command(n: int, seed: int, cards: int = 13) -> str:
+    """The command line that prints the deals of ``random_deals(n, seed, cards)``."""
+    return (f"dummy-spades deal --count {n} --seed {seed}"
+            + (f" --cards {cards}" if cards != 13 else "") + " --to pbn")
 
 
 def pbn(hands: Hands) -> str:

@@ -3,8 +3,9 @@
 
     python benches/compare_dds.py [--deals 200] [--seed 1] [--leader W]
 
-On ``--deals`` random full deals (seeded), one opening leader, spade-breaking
-rule off, one process:
+On ``--deals`` random full deals of ``--seed`` (the deals of ``dummy-spades
+deal --count DEALS --seed SEED --to pbn``), one opening leader,
+spade-breaking rule off, one process:
 
 1. our engine, a cold transposition table per deal: the most tricks of the
    leader's side (one ``max_tricks``);
@@ -31,7 +32,7 @@ import sys
 import time
 from typing import List, Sequence
 
-from _util import (SEATS, check_nodes, dds_board, dds_solve, load_engine, pbn, random_deals,
+from _util import (SEATS, check_nodes, dds_board, dds_solve, deal_command, load_engine, pbn, random_deals,
                    side_of, solver_stats, write_nodes)
 
 from dummy_spades.solver.position import Position  # noqa: E402
@@ -157,7 +158,8 @@ def main(argv=None) -> int:
     # warm up code paths (not the table) on a throwaway deal
     ours.max_tricks(random_deals(1, args.seed + 10**6, args.cards)[0], leader, side_of(leader), False)
 
-    print(f"{args.deals} random deals of {args.cards} cards per hand (seed {args.seed}), "
+    print(f"{args.deals} random deals of {args.cards} cards per hand (seed {args.seed}: "
+          f"{deal_command(args.deals, args.seed, args.cards)}), "
           f"leader {args.leader}, side {'NS' if leader % 2 == 0 else 'EW'} (the leader's side), one process")
     print(f"engine: {engine.__module__}; DDS: endplay solve_board target -1 solutions 1")
 

@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Dict, List, Sequence, Tuple
 
-from _util import SEATS, dds_board, load_engine, pbn, random_deals, side_of
+from _util import SEATS, dds_board, deal_command, load_engine, pbn, random_deals, side_of
 
 from dummy_spades.solver.position import Position  # noqa: E402
 
@@ -75,7 +75,8 @@ def main(argv=None) -> int:
     side = side_of(leader)
     deals = random_deals(args.deals, args.seed, 13)
     solver = load_engine()(None)
-    print(f"{args.deals} random full deals (seed {args.seed}), leader {args.leader}, opening lead, "
+    print(f"{args.deals} random full deals (seed {args.seed}: {deal_command(args.deals, args.seed)}), "
+          f"leader {args.leader}, opening lead, "
           f"breaking off, cold table per question; CPU ms")
 
     one_ms: List[float] = []

@@ -31,7 +31,7 @@ import sys
 import time
 from typing import Dict, List, Tuple
 
-from _util import ROOT, pbn, random_deals
+from _util import ROOT, deal_command, pbn, random_deals
 
 from dummy_spades.solver import bid as sim  # noqa: E402
 from dummy_spades.solver import run  # noqa: E402
@@ -111,7 +111,8 @@ def main() -> int:
     args = ap.parse_args()
     names = [n for n in args.only.split(",") if n]
     deals = [BatchDeal(h, i + 1) for i, h in enumerate(random_deals(args.deals, args.seed, args.cards))]
-    print(f"batch: {args.deals} deals of {args.cards} cards a hand (seed {args.seed}, first "
+    print(f"batch: {args.deals} deals of {args.cards} cards a hand "
+          f"({deal_command(args.deals, args.seed, args.cards)}; first "
           f"{pbn(deals[0].hands)}); bid: {args.samples} samples, {args.bid_file}, "
           f"{args.bid_player}")
     print(f"{'executor':<10} {'batch s':>8} {'deals/s':>8} {'bid s':>8} {'samples/s':>10}")

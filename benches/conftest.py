@@ -2,7 +2,9 @@
 pyproject's testpaths is tests/). Run with ``python -m pytest benches``;
 see docs/BENCHMARKS.md.
 
-Options: ``--bench-deals N`` (deals per suite, default 10), ``--bench-seed S``.
+Options: ``--bench-deals N`` (deals per suite, default 10), ``--bench-seed S``:
+the deals of K cards a hand are ``dummy-spades deal --count N --seed 1000*S+K
+--cards K --to pbn`` (``_util.random_deals``).
 """
 from __future__ import annotations
 

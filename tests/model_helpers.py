@@ -1,4 +1,7 @@
 """Small helpers shared by the model tests (cards from text, boards, deals)."""
+import random
+from typing import List, Tuple
+
 from dummy_spades.solver.auction import Auction
 from dummy_spades.solver.cards import parse_card, parse_hand
 from dummy_spades.solver.deal import Deal
@@ -36,3 +39,27 @@ def worked_deal(*calls, dealer="Carol", **fields):
 def with_breaking(deal, breaking):
     """``deal`` with the spade-breaking rule set to ``breaking`` (``None``: as it is)."""
     return deal if breaking is None else deal.with_rules(Rules(breaking, deal.rules.scoring))
+
+
+def dealt_by_name(seed: int, cards: int = 13) -> Tuple[int, int, int, int]:
+    """Deal 1 of ``seed`` from the project's dealer (solver.dealer), hands in
+    deal-file order (Alice, Bob, Carol, dummy): ``dummy-spades deal --seed
+    SEED --to yaml`` writes it. The plain-Python twin deals the same deal
+    when the compiled dealer is not built."""
+    from dummy_spades.solver import dealer
+
+    try:
+        found: List[Tuple[int, int, int, int]] = dealer.random_hands(1, seed, cards)
+    except ImportError:
+        found = list(dealer.reference_deal_hands(1, seed, cards=cards).hands)
+    return found[0]
+
+
+def dealt(rng: random.Random, cards: int = 13) -> Tuple[int, int, int, int]:
+    """A random deal by PBN seat (N E S W) from the project's dealer, its seed
+    drawn from ``rng``: ``dummy-spades deal --seed SEED [--cards K] --to pbn``
+    prints it (N Bob, E Carol, S dummy, W Alice)."""
+    from dummy_spades.solver.dealer import PLAYERS, DEALER, default_declarer, seat_order, seated
+
+    order = seat_order(PLAYERS, default_declarer(PLAYERS, DEALER))
+    return seated(dealt_by_name(rng.getrandbits(64), cards), order)

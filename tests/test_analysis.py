@@ -27,7 +27,7 @@ from dummy_spades.solver.position import Position
 from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND, NilBet, score_hand
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, Seating, side_of
 
-from model_helpers import PLAYERS, WORKED_HANDS, with_breaking, worked_deal
+from model_helpers import PLAYERS, WORKED_HANDS, dealt, with_breaking, worked_deal
 from solver_checks import REF
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,10 +175,7 @@ def unbroken_states():
     rng = random.Random(77)
     out = []
     while len(out) < 24:
-        n = rng.choice((3, 4))
-        deck = list(range(52))
-        rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[i * n:(i + 1) * n]) for i in range(4)]
+        hands = dealt(rng, rng.choice((3, 4)))
         if not any(h & 0x1FFF for h in hands):
             continue  # no spades at all: nothing to test
         state = Board.at(Position(tuple(hands), rng.randrange(4)))

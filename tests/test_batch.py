@@ -187,15 +187,10 @@ def test_summarise_counts_deals_and_solves():
 def test_each_deal_starts_with_an_empty_table():
     """A deal's nodes do not depend on the deals solved before it in the
     same worker (its leaders share one table, emptied for the next deal)."""
-    import random
+    from dummy_spades.solver.dealer import random_seat_deals
+    from dummy_spades.solver.pbn import format_pbn_deal
 
-    from dummy_spades.solver.cards import format_hand
-
-    rng = random.Random(4)
-    lines = []
-    for _ in range(3):
-        deck = rng.sample(range(52), 36)
-        lines.append("N:" + " ".join(format_hand(sum(1 << c for c in deck[i::4])) for i in range(4)))
+    lines = [format_pbn_deal(h) for h in random_seat_deals(3, 4, cards=9)]
     options = BatchOptions(leaders=(0, 3), tt_mb=0.02)   # a full table: old entries would crowd
 
     def nodes(order):

@@ -345,3 +345,18 @@ def test_a_closed_pipe_ends_quietly():
     _, err = proc.communicate(timeout=60)
     assert first.startswith(b"# dummy-spades deal")
     assert proc.returncode == 141 and b"Traceback" not in err
+
+
+# ------------------------------------------------------------------ the benchmarks' deals
+@pytest.mark.parametrize("name, args", [("full-50.pbn", ["--count", 50, "--seed", 1]),
+                                        ("endings-8-cards-50.pbn", ["--count", 50, "--seed", 8,
+                                                                    "--cards", 8])])
+def test_the_bench_deal_files_are_the_commands_output(name, args):
+    """benches/deals/full-50.pbn: the first 50 deals of benches/compare_dds.py's default run."""
+    result = run(*args, "--to", "pbn")
+    assert result.stdout == (ROOT / "benches" / "deals" / name).read_text(encoding="utf-8")
+    if name == "full-50.pbn":
+        sys.path.insert(0, str(ROOT / "benches"))
+        from _util import random_deals
+
+        assert deal_lines(result.stdout) == [format_pbn_deal(h) for h in random_deals(200, 1)[:50]]

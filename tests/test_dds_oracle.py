@@ -23,6 +23,7 @@ import random
 from typing import Dict, List, Sequence, Tuple
 
 import pytest
+from model_helpers import dealt
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")
@@ -59,11 +60,8 @@ def side_of(seat: int) -> int:
 
 
 def random_hands(rng: random.Random, cards: int = 13) -> Tuple[int, int, int, int]:
-    deck = list(range(52))
-    rng.shuffle(deck)
-    north, east, south, west = (sum(1 << c for c in deck[i * cards:(i + 1) * cards])
-                                for i in range(4))
-    return north, east, south, west
+    """A deal of the project's dealer, its seed drawn from ``rng`` (model_helpers.dealt)."""
+    return dealt(rng, cards)
 
 
 def dds_deal(hands: Sequence[int], leader: int, trick: Sequence[int] = ()) -> "Deal":

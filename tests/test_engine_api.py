@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from model_helpers import dealt
 
 from dummy_spades.solver import backend, reference
 from dummy_spades.solver.cards import parse_hand
@@ -83,11 +84,7 @@ def test_clear_is_a_cold_start():
     was searched before (the table's size, contents and growth counters,
     and the cutoff-card cache, all start afresh)."""
     rng = random.Random(12)
-    deals = []
-    for _ in range(6):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        deals.append(tuple(sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4)))
+    deals = [dealt(rng) for _ in range(6)]
     positions = [Position(hands, 3, breaking=False) for hands in deals]
     fresh = []
     for pos in positions:
@@ -162,9 +159,7 @@ def test_a_growing_table_stays_within_tt_mb():
     rng = random.Random(5)
     held = fullest = 0
     for _ in range(40):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        hands = tuple(sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4))
+        hands = dealt(rng)
         before = s.tt_bytes
         s.max_tricks(Position(hands, 3, breaking=False), 0b0101)
         held = max(held, before + s.tt_bytes if s.tt_bytes > before else before)

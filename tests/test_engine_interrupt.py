@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from model_helpers import dealt
 
 _engine = pytest.importorskip("dummy_spades.solver._engine")
 
@@ -22,9 +23,8 @@ NS = 0b0101
 
 
 def random_hands(rng: random.Random) -> tuple:
-    deck = list(range(52))
-    rng.shuffle(deck)
-    return tuple(sum(1 << c for c in deck[i * 13:(i + 1) * 13]) for i in range(4))
+    """A deal of the project's dealer, its seed drawn from ``rng`` (model_helpers.dealt)."""
+    return dealt(rng)
 
 
 def interrupt_after(seconds: float, sent: list) -> None:
