@@ -15,6 +15,7 @@ MODULES = [
     "duck",                        # what a duck does to every player's score
     "bid",                         # bid soundness by double-dummy simulation
     "review",                      # every card of a played hand judged
+    "advise",                      # the card to play, single dummy
     "explore",                     # interactive explorer (Textual, optional extra)
 ]
 

@@ -8,7 +8,6 @@ terminal. docs/BID.md describes the method and the JSON fields.
 from __future__ import annotations
 
 import contextlib
-import enum
 import math
 from typing import Annotated, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -21,14 +20,14 @@ from rich.text import Text
 from dummy_spades.solver import bid as sim
 from dummy_spades.solver.bid import (HONESTY, MODEL_HONESTY, BidAnalysis, CandidateStats, Estimate,
                                      Knowledge, PlayerCheck, RoleStats)
-from dummy_spades.solver.bid.sampling import CONDITIONED
 from dummy_spades.solver.cards import iter_cards
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
 
 from .common import (console, emit_json, fail, handle_errors, load_for_analysis, progress_bar,
                      signed)
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Samples, Seed, json_option, time_limit_option, tt_mb_option, where)
+                      Samples, Sampling, Seed, json_option, precision_option, sampling_option,
+                      time_limit_option, tt_mb_option, where)
 from .render import cards_json, cards_text, display_order, holding_lines, standing_json
 
 HELP = (
@@ -519,20 +518,6 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
 
 
 # --------------------------------------------------------------- command
-class Sampling(str, enum.Enum):
-    """--sampling: how the layouts are drawn (docs/BID.md "Sampling")."""
-
-    conditioned = CONDITIONED
-    uniform = "uniform"
-
-
-def _positive_precision(value: Optional[float]) -> Optional[float]:
-    if value is not None and not 0 < value < float("inf"):
-        raise typer.BadParameter(f"{value} is not a positive number (percentage points for "
-                                 "chances, points for the score difference)")
-    return value
-
-
 @handle_errors
 def bid(
     file: DealFile,
@@ -563,18 +548,17 @@ def bid(
         "The numbers are those of the first n samples of the seed; n is shown.")] = None,
     json_out: Annotated[bool, json_option("docs/BID.md")] = False,
     tt_mb: Annotated[Optional[float], tt_mb_option(sim.DEFAULT_TT_MB, " per worker")] = None,
-    precision: Annotated[Optional[float], typer.Option(
-        "--precision", metavar="X", callback=_positive_precision, show_default=False,
-        help="Keep sampling until every chance shown has a standard error of at most X "
-             "percentage points and the expected-score difference of the two best bids one of "
-             "at most X points (checked at 20, 30, 40, 50, 60, 72, ... samples), capped by "
-             "--samples and --time-limit; the tables update live meanwhile (not with --json).")]
+    precision: Annotated[Optional[float], precision_option(
+        "percentage points for chances, points for the score difference",
+        "Keep sampling until every chance shown has a standard error of at most X "
+        "percentage points and the expected-score difference of the two best bids one of "
+        "at most X points (checked at 20, 30, 40, 50, 60, 72, ... samples), capped by "
+        "--samples and --time-limit; the tables update live meanwhile (not with --json).")]
     = None,
-    sampling: Annotated[Sampling, typer.Option(
-        "--sampling", metavar="METHOD",
-        help="conditioned: weight the earlier bidders' hands by the bidding model's chance of "
-             "their bids, later bidders bid by the model; uniform: the unseen cards dealt "
-             "uniformly, later bidders bid their double-dummy tricks.")] = Sampling.conditioned,
+    sampling: Annotated[Sampling, sampling_option(
+        "conditioned: weight the earlier bidders' hands by the bidding model's chance of "
+        "their bids, later bidders bid by the model; uniform: the unseen cards dealt "
+        "uniformly, later bidders bid their double-dummy tricks.")] = Sampling.conditioned,
 ) -> None:
     if nil and bid_tricks is None:
         fail("--nil needs --bid N (the bid whose nil designations they are)")

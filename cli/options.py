@@ -11,6 +11,7 @@ a small function (``json_option("docs/SOLVE.md")``); the others are ready
 """
 from __future__ import annotations
 
+import enum
 import math
 from pathlib import Path
 from typing import Annotated, Any, List, Optional
@@ -18,6 +19,7 @@ from typing import Annotated, Any, List, Optional
 import typer
 
 from dummy_spades.solver import limits, run
+from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM
 from dummy_spades.solver.errors import DealError
 
 DEAL_FILE_HELP = "A YAML deal file (docs/FORMAT.md)."
@@ -96,6 +98,28 @@ Seed = Annotated[int, typer.Option(
 Samples = Annotated[int, typer.Option(
     "--samples", "-n", metavar="N", min=1, max=limits.SAMPLES_MAX,
     help=f"Random layouts to solve (1 to {limits.SAMPLES_MAX:,}).")]
+
+
+class Sampling(str, enum.Enum):
+    """--sampling: how the layouts are drawn (docs/BID.md "Sampling")."""
+
+    conditioned = CONDITIONED
+    uniform = UNIFORM
+
+
+def sampling_option(help: str) -> Any:
+    """``--sampling conditioned|uniform``."""
+    return typer.Option("--sampling", metavar="METHOD", help=help)
+
+
+def precision_option(unit: str, help: str) -> Any:
+    """``--precision X``: a positive finite number (``unit`` names what X counts)."""
+    def positive(value: Optional[float]) -> Optional[float]:
+        if value is not None and not 0 < value < float("inf"):
+            raise typer.BadParameter(f"{value} is not a positive number ({unit})")
+        return value
+    return typer.Option("--precision", metavar="X", callback=positive, show_default=False,
+                        help=help)
 
 
 

@@ -119,14 +119,23 @@ def dummy_seen_by(knowledge: Knowledge, layout: Dict[str, int], name: str, seed:
     private peeks, unknown to the player, so drawn from the layout's dummy
     (seeded by draw and name); no-peeky, none."""
     k = knowledge
-    n = VARIANT_CARDS[k.variant]
+    return drawn_peeks(k.variant, k.dummy_seen, layout[DUMMY],
+                       f"dummy-spades bid peeks {int(seed)} {int(index)} {name}")
+
+
+def drawn_peeks(variant: str, face_up: int, dummy: int, name: str) -> int:
+    """The dummy cards a bidder saw under ``variant`` (its dummy-visibility
+    name) when the player asking does not know them: flip-N, the cards
+    ``face_up``; three/four-peeky, a private peek of that many of the cards
+    of ``dummy`` (the dummy's 13 cards), drawn by a generator seeded from
+    the text ``name``; no-peeky, none."""
+    n = VARIANT_CARDS[variant]
     if n == 0:
         return 0
-    if k.variant.startswith("flip"):
-        return k.dummy_seen
-    cards = list(iter_cards(layout[DUMMY]))
-    rng = random.Random(f"dummy-spades bid peeks {int(seed)} {int(index)} {name}")
-    return sum(1 << c for c in rng.sample(cards, n))
+    if variant.startswith("flip"):
+        return face_up
+    rng = random.Random(name)
+    return sum(1 << c for c in rng.sample(list(iter_cards(dummy)), n))
 
 
 @dataclass(frozen=True)
@@ -217,7 +226,7 @@ class Sampler:
     note: str = field(default="", init=False)
     conditioning: bool = field(default=False, init=False)   # earlier bids weight the draws
     modelled: bool = field(default=False, init=False)       # the model makes the later bids
-    _pilot: List[float] = field(default_factory=list, repr=False)
+    control: Optional["RejectionControl"] = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -252,32 +261,14 @@ class Sampler:
         self.evaluations += len(views)
         return [model.call_chance(b, v) for b, v in zip(k.bids, views)]
 
-    def _likelihood(self, chances: List[float]) -> float:
-        out = 1.0
-        for bid, p in zip(self.knowledge.bids, chances):
-            if bid not in self.ignored:
-                out *= max(p, FLOOR)
-        return out
-
     def _start_pilot(self) -> None:
         start = time.thread_time()
         k = self.knowledge
         chances = [self._chances(sample_layout(k, self.seed, i), i) for i in range(PILOT)]
-        self.ignored = tuple(b for j, b in enumerate(k.bids)
-                             if max(c[j] for c in chances) <= FLOOR)
-        self._pilot = [self._likelihood(c) for c in chances]
-        self.threshold = acceptance_threshold(self._pilot)
+        self.control = RejectionControl(k.bids, chances, f"dummy-spades bid accept {int(self.seed)}")
+        self.ignored = self.control.ignored
+        self.threshold = self.control.threshold
         self.seconds += time.thread_time() - start
-
-    # ------------------------------------------------------------- draws
-    def _accept(self, index: int, likelihood: float) -> Optional[float]:
-        """The weight of draw ``index`` if accepted, else None."""
-        c = self.threshold
-        assert c is not None
-        if likelihood >= c:
-            return likelihood / c
-        u = random.Random(f"dummy-spades bid accept {int(self.seed)} {int(index)}").random()
-        return 1.0 if u * c < likelihood else None
 
     def draws(self, samples: int) -> Iterator[Draw]:
         """The first accepted draws, at most ``samples`` of them; stops early
@@ -302,9 +293,10 @@ class Sampler:
             layout = sample_layout(k, self.seed, index)
             weight: Optional[float] = 1.0
             if self.conditioning:
-                likelihood = (self._pilot[index] if index < len(self._pilot)
-                              else self._likelihood(self._chances(layout, index)))
-                weight = self._accept(index, likelihood)
+                assert self.control is not None
+                likelihood = (self.control.pilot[index] if index < PILOT
+                              else self.control.likelihood(self._chances(layout, index)))
+                weight = self.control.weight(index, likelihood)
             views = self._views(layout, index, others)
             estimates = tuple(model.worth(v.hand, v.dummy) for v in views)
             self.evaluations += len(views)
@@ -341,6 +333,55 @@ class Sampler:
                               effective_samples(weights), stopped_by, last.evaluations,
                               last.seconds, self.threshold, self.ignored, worth, self.max_draws,
                               self.note)
+
+
+class RejectionControl:
+    """Rejection control over a stream of draws 0, 1, 2, ... weighted by the
+    likelihood of ``bids`` (docs/BID.md "Conditioned sampling").
+
+    ``pilot``: the model's chance of each bid on each of the first
+    :data:`PILOT` draws. A bid whose chance is at most :data:`FLOOR` on every
+    pilot draw is left out (:attr:`ignored`); the likelihood of a draw is the
+    product of the other bids' chances, each floored at :data:`FLOOR`; the
+    threshold is :func:`acceptance_threshold` of the pilot's likelihoods.
+    Draw ``i`` is accepted by its own generator, seeded from the text
+    ``f"{name} {i}"``, so the accepted draws are a function of ``name`` (which
+    holds the seed) alone."""
+
+    def __init__(self, bids: Sequence[Bid], pilot: Sequence[Sequence[float]], name: str) -> None:
+        self.bids = tuple(bids)
+        self.name = name
+        self.ignored = ignored_bids(self.bids, pilot)
+        self.pilot = [self.likelihood(c) for c in pilot]
+        self.threshold = acceptance_threshold(self.pilot)
+
+    def likelihood(self, chances: Sequence[float]) -> float:
+        """The product of the chances of the bids not ignored, each floored."""
+        return likelihood(self.bids, self.ignored, chances)
+
+    def weight(self, index: int, likelihood: float) -> Optional[float]:
+        """The weight of draw ``index`` (of this likelihood) if accepted, else None."""
+        c = self.threshold
+        if likelihood >= c:
+            return likelihood / c
+        u = random.Random(f"{self.name} {int(index)}").random()
+        return 1.0 if u * c < likelihood else None
+
+
+def ignored_bids(bids: Sequence[Bid], chances: Sequence[Sequence[float]]) -> Tuple[Bid, ...]:
+    """The bids the model gives no chance (at most :data:`FLOOR`) in every
+    row of ``chances`` (one row per draw, one chance per bid)."""
+    return tuple(b for j, b in enumerate(bids) if max(c[j] for c in chances) <= FLOOR)
+
+
+def likelihood(bids: Sequence[Bid], ignored: Sequence[Bid], chances: Sequence[float]) -> float:
+    """The product of the chances of the bids not ``ignored``, each floored
+    at :data:`FLOOR`."""
+    out = 1.0
+    for bid, p in zip(bids, chances):
+        if bid not in ignored:
+            out *= max(p, FLOOR)
+    return out
 
 
 def acceptance_threshold(likelihoods: List[float]) -> float:

@@ -23,10 +23,15 @@ from .outcome import Odds, BidOutcome, declarer_for, declarer_odds, sample_outco
 from .sampling import Draw, SamplingReport
 
 
-HONESTY = ("Double-dummy simulation assumes perfect information (every player sees all "
-           "four hands), which favours the declarer's side: the declarer never misguesses. "
-           "Treat chances when declaring as optimistic and chances when defending as "
-           "pessimistic.")
+HONESTY = ("Double-dummy simulation assumes perfect information: every player sees all "
+           "four hands, so a declarer never misguesses a finesse or a drop, and the defence "
+           "always finds the best opening lead. In bridge, where this has been measured, the "
+           "two nearly cancel: over about 30 million OKBridge deals actual declarer play took "
+           "0.10 tricks more than double dummy (+0.37 at the one level, about 0 at the four "
+           "level, -0.09 in slams; Cheung), and in 79,942 expert contracts the actual result "
+           "beat double dummy except at slam level, mainly because double dummy gives the "
+           "defence a perfect opening lead (Pavlicek). No such data exists for Spades: these "
+           "chances are not known to favour either side.")
 MODEL_HONESTY = ("Conditioned sampling rests on a bidding model fitted to double-dummy "
                  "results: the earlier bids weight the sampled hands by it and the later bids "
                  "come from it. Each bidder is assumed to bid the model's estimate of their "

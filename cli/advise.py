@@ -1,0 +1,362 @@
+"""``dummy-spades advise FILE``: the card to play from what the player who
+chooses it can see.
+
+Thin: options -> solver.advise (the player's view, the layouts, the solves,
+the figures) -> a Rich table on stdout (or ``--json``), a progress bar on
+stderr when it is a terminal. docs/ADVISE.md has the method and the JSON
+fields.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+from typing import Annotated, Callable, Dict, Iterator, List, Optional
+
+import typer
+from rich.console import Group, RenderableType
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from dummy_spades.solver import advise as sd
+from dummy_spades.solver.advise import Advice, CardFigures, Question
+from dummy_spades.solver.bid.estimates import Estimate
+from dummy_spades.solver.cards import SUIT_LETTERS, SUIT_SYMBOLS, SUITS
+from dummy_spades.solver.seating import DUMMY_SEAT
+
+from .common import console, emit_json, handle_errors, load_for_analysis, progress_bar
+from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
+                      Samples, Sampling, Seed, json_option, precision_option, sampling_option,
+                      time_limit_option, tt_mb_option, where)
+from .render import card_names, cards_json, cards_text, display_order, holding_lines
+
+HELP = (
+    "Advise on the next card to play, single dummy: from what the player who chooses it can "
+    "see (their own hand, the dummy - before the opening lead only the cards they saw -, the "
+    "auction, every card played and the voids it showed). The unseen cards are dealt to the "
+    "hidden hands in every consistent way, weighted by the bids as `bid` weights them; "
+    "each layout is solved double dummy for every legal card, and the figures are averaged: "
+    "over every layout when there are at most --exact-limit of them (exact), else over "
+    "--samples seeded draws. Per card: the side's expected tricks, the chance of each goal "
+    "(contract, bids, nils), every player's expected score, the paired difference to the "
+    "best card (± one standard error) and, beside it, the card's double-dummy value on the "
+    "real layout (hindsight, never part of the advice).\n\n"
+    f"{sd.HONESTY} Method and JSON fields: docs/ADVISE.md."
+)
+
+STOPPED = {"time": "time limit reached", "precision": "precision reached",
+           "draws": "draw cap reached", "samples": "all samples asked for solved",
+           "layouts": "every layout solved"}
+
+
+# ----------------------------------------------------------------- formats
+def number(e: Estimate, digits: int = 2, sign: bool = False, gap: str = " ") -> str:
+    """``5.58 ±0.29`` (no ± when exact or from one sample)."""
+    if math.isnan(e.value):
+        return "—"
+    value = f"{e.value:+.{digits}f}" if sign else f"{e.value:.{digits}f}"
+    return value if math.isnan(e.se) or e.se == 0 else f"{value}{gap}±{e.se:.{digits}f}"
+
+
+def pct(e: Estimate) -> str:
+    """``62±8%``: percent and one standard error in percentage points."""
+    if math.isnan(e.value):
+        return "—"
+    se = "" if math.isnan(e.se) or e.se == 0 else f"±{100 * e.se:.0f}"
+    return f"{100 * e.value:.0f}{se}%"
+
+
+def group_text(cards: CardFigures) -> Text:
+    return cards_text(display_order(cards.cards))
+
+
+def voids_of(q: Question) -> Dict[str, List[int]]:
+    """The suits each hidden hand is known to hold none of (from the play)."""
+    out: Dict[str, List[int]] = {}
+    for name, row, size in zip(q.space.names, q.space.counts, q.space.sizes):
+        suits = [s for s in SUITS if row[s] == 0 and size]
+        if suits:
+            out[name] = suits
+    return out
+
+
+def dummy_known(q: Question) -> int:
+    """The dummy cards the player knows to be in it now."""
+    if q.visible[DUMMY_SEAT] is not None:
+        return int(q.visible[DUMMY_SEAT] or 0)
+    names = q.space.names
+    return q.space.fixed[names.index(q.names[DUMMY_SEAT])] if q.names[DUMMY_SEAT] in names else 0
+
+
+# ------------------------------------------------------------------ JSON
+def est(e: Estimate) -> Dict[str, object]:
+    return e.as_json()
+
+
+def card_json(a: Advice, c: CardFigures) -> Dict[str, object]:
+    q = a.question
+    return {
+        "cards": card_names(display_order(c.cards)),
+        "tricks": est(c.tricks),
+        "makes": {g.key: est(m) for g, m in zip(q.goals, c.makes)},
+        "scores": {p: est(s) for p, s in zip(a.players, c.scores)},
+        "score": est(c.score),
+        "diff_to_best": est(c.diff),
+        "tricks_diff_to_best": est(c.tricks_diff),
+        "double_dummy": c.double_dummy,
+        "recommended": c is a.recommended,
+        "within_two_se": c is not a.recommended and c in a.close,
+    }
+
+
+def sampling_json(a: Advice) -> Dict[str, object]:
+    s = a.sampling
+    out: Dict[str, object] = {
+        "method": s.method, "conditioned": s.conditioned, "drawn": s.drawn,
+        "effective_samples": round(a.effective_samples, 1),
+        "unconditioned_bids": [{"player": b.player, "call": b.call()} for b in s.ignored],
+        "model_evaluations": s.evaluations, "model_seconds": round(s.seconds, 3),
+    }
+    if a.method == sd.SAMPLED and s.threshold is not None:
+        out["threshold"] = s.threshold
+        out["acceptance_rate"] = round(a.samples / s.drawn, 4) if s.drawn else None
+        out["max_draws"] = s.max_draws
+    if s.note:
+        out["note"] = s.note
+    return out
+
+
+def advice_json(a: Advice, file: str) -> Dict[str, object]:
+    q = a.question
+    trick_seats = [(q.leader + i) % 4 for i in range(len(q.trick))]
+    return {
+        "file": file,
+        "player": q.player,
+        "to_move": q.names[q.seat],
+        "play_order": list(q.names),
+        "declarer": q.names[0],
+        "spade_breaking": q.breaking,
+        "position": {
+            "trick": q.tricks_played + 1,
+            "tricks_played": q.tricks_played,
+            "leader": q.names[q.leader],
+            "on_table": [{"hand": q.names[s], "card": c}
+                         for s, c in zip(trick_seats, card_names(q.trick))],
+            "spades_broken": q.spades_broken,
+            "opening_lead": q.opening_lead,
+        },
+        "known": {
+            "hand": cards_json(int(q.visible[q.names.index(q.player)] or 0)),
+            "dummy": cards_json(dummy_known(q)),
+            "dummy_complete": q.visible[DUMMY_SEAT] is not None,
+            "hidden": [{"hand": n, "cards": size + bin(f).count("1")}
+                       for n, size, f in zip(q.space.names, q.space.sizes, q.space.fixed)],
+            "voids": {n: [SUIT_LETTERS[s] for s in suits] for n, suits in voids_of(q).items()},
+        },
+        "method": a.method,
+        "layouts": a.layouts,
+        "consistent_layouts": a.consistent,
+        "samples": a.samples,
+        "samples_requested": a.requested,
+        "stopped_early": a.stopped_early,
+        "stopped_by": a.stopped_by,
+        "effective_samples": round(a.effective_samples, 1),
+        "seed": a.seed,
+        "queries": a.queries,
+        "nodes": a.nodes,
+        "sampling": sampling_json(a),
+        "precision": None if a.target is None else {"target": a.target,
+                                                    "largest_se": round(a.precision(), 3)},
+        "goals": [{"key": g.key, "kind": g.kind, "player": g.player, "bid": g.bid,
+                   **({"hand": g.hand} if g.kind == "nil" else {})} for g in q.goals],
+        "players": list(a.players),
+        "cards": [card_json(a, c) for c in a.cards],
+        "recommended": card_names(display_order(a.recommended.cards)),
+        "close": [card_names(display_order(c.cards)) for c in a.close],
+        "honesty": sd.HONESTY,
+    }
+
+
+# ------------------------------------------------------------------ Rich
+def header(a: Advice) -> Group:
+    q = a.question
+    lines: List[Text] = []
+    who = Text.assemble(("Single-dummy advice for ", "bold"), (q.player, "bold cyan"))
+    role = "declarer" if q.player == q.names[0] else "defender"
+    if q.seat == DUMMY_SEAT:
+        who.append(f" ({role}, choosing the dummy's card)")
+    else:
+        who.append(f" ({role})")
+    number_ = q.tricks_played + 1
+    if q.trick:
+        seats = [(q.leader + i) % 4 for i in range(len(q.trick))]
+        who.append(f"; trick {number_}, on the table: ")
+        who.append_text(Text("  ").join(Text.assemble(cards_text([c]), f" {q.names[s]}")
+                                        for s, c in zip(seats, q.trick)))
+    else:
+        who.append(f"; trick {number_}, {q.names[q.leader]} to lead"
+                   + (" (the opening lead)" if q.opening_lead else ""))
+    lines.append(who)
+    hand = Text(f"{q.player}'s hand: ")
+    hand.append(Text("  ").join(holding_lines(int(q.visible[q.names.index(q.player)] or 0))))
+    lines.append(hand)
+    dummy = Text("Dummy: " if q.visible[DUMMY_SEAT] is not None else "Dummy cards seen: ")
+    dummy.append(Text("  ").join(holding_lines(dummy_known(q))) if dummy_known(q)
+                 else Text("none", style="dim"))
+    lines.append(dummy)
+    voids = voids_of(q)
+    if voids:
+        lines.append(Text("Voids shown: " + ", ".join(
+            f"{n} {''.join(SUIT_SYMBOLS[s] for s in suits)}" for n, suits in voids.items())))
+    if a.method == sd.EXACT:
+        how = f"Exact: every one of the {a.consistent:,} consistent layouts"
+    else:
+        how = (f"Sampled: {a.samples} of {a.consistent:,} consistent layouts (seed {a.seed}"
+               + (f"; {STOPPED[a.stopped_by]}, {a.requested} asked for" if a.stopped_early
+                  else "") + ")")
+    s = a.sampling
+    if s.conditioned:
+        how += f", weighted by the bids (n_eff {a.effective_samples:.1f})"
+    else:
+        how += ", all equally likely"
+    lines.append(Text(how, style="dim"))
+    if s.note:
+        lines.append(Text(s.note, style="yellow"))
+    for b in s.ignored:
+        lines.append(Text(f"{b.player}'s {b.call()}: the bidding model gives it no chance on "
+                          "any layout, so it does not weight them", style="yellow"))
+    if a.target is not None:
+        largest = a.precision()
+        ok = "reached" if largest <= a.target else f"not reached ({STOPPED[a.stopped_by]})"
+        lines.append(Text(f"Precision: every paired difference's ± at most {a.target:g} points "
+                          f"wanted; largest {largest:.2f}, {ok}", style="dim"))
+    return Group(*lines)
+
+
+def cards_table(a: Advice) -> Table:
+    """Per card: the side's tricks, the chooser's score, its paired
+    difference to the best card and the double-dummy value (hindsight)."""
+    est = "" if a.method == sd.EXACT else "; ± one standard error"
+    t = Table(title=f"Each card, best first: your side's expected tricks (whole hand), your "
+                    f"expected score and its paired difference to the best card{est}; DD: the "
+                    "card's double-dummy tricks on the real layout (hindsight, not advice)",
+              title_justify="left", show_edge=False, pad_edge=False)
+    for heading in ("cards", "tricks", "score", "vs best", "DD"):
+        t.add_column(heading, justify="left" if heading == "cards" else "right", no_wrap=True)
+    for c in a.cards:
+        best = c is a.recommended
+        style = "bold green" if best else ("green" if c in a.close else "")
+        t.add_row(group_text(c), number(c.tricks), number(c.score, 1, sign=True),
+                  "best" if best else number(c.diff, 1, sign=True),
+                  "—" if c.double_dummy is None else str(c.double_dummy), style=style)
+    return t
+
+
+def goals_table(a: Advice) -> Table:
+    """Per card: each goal's chance and the other players' expected scores."""
+    q = a.question
+    others = [p for p in a.players if p != q.player]
+    t = Table(title="Each card: the chance of each goal (the declarer's contract, the "
+                    "defenders' own bids, the nils that count), then the other players' "
+                    "expected scores",
+              title_justify="left", show_edge=False, pad_edge=False)
+    t.add_column("cards", no_wrap=True)
+    for g in q.goals:
+        t.add_column(f"nil {g.hand}" if g.kind == "nil" else f"{g.player} {g.bid}",
+                     justify="right", no_wrap=True)
+    for p in others:
+        t.add_column(p, justify="right", no_wrap=True)
+    for c in a.cards:
+        scores = dict(zip(a.players, c.scores))
+        t.add_row(group_text(c), *[pct(m) for m in c.makes],
+                  *[number(scores[p], 0, sign=True, gap="") for p in others],
+                  style="bold green" if c is a.recommended else "")
+    return t
+
+
+def verdict(a: Advice) -> Group:
+    r = a.recommended
+    lines = [Text.assemble(("Recommended: ", "bold"), group_text(r),
+                           f"  (expected score {number(r.score, 1, sign=True)}, "
+                           f"{number(r.tricks)} tricks for the side)")]
+    if a.close:
+        names = Text(", ").join(group_text(c) for c in a.close)
+        if a.method == sd.EXACT:
+            lines.append(Text.assemble("Exactly as good: ", names, style="yellow"))
+        else:
+            lines.append(Text.assemble(
+                "Within two standard errors of it, so these samples cannot tell them apart: ",
+                names, " (more --samples, or --precision, would)", style="yellow"))
+    return Group(*lines)
+
+
+def report(a: Advice) -> Group:
+    parts: List[RenderableType] = [header(a), Text(""), cards_table(a), Text(""), goals_table(a),
+                                   Text(""), verdict(a), Text(sd.HONESTY, style="dim italic")]
+    return Group(*parts)
+
+
+@contextlib.contextmanager
+def live_report(enabled: bool) -> Iterator[Optional[Callable[[Advice], None]]]:
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    with Live(Text("sampling..."), console=console, transient=True,
+              vertical_overflow="visible") as live:
+        yield lambda a: live.update(report(a))
+
+
+# --------------------------------------------------------------- command
+@handle_errors
+def advise(
+    file: DealFile,
+    player: Annotated[Optional[str], typer.Option(
+        "--player", "-p", metavar="NAME", show_default=False,
+        help="The player asking: the one who chooses the next card (the declarer for the "
+             "dummy's). Default: that player.")] = None,
+    samples: Samples = sd.DEFAULT_SAMPLES,
+    precision: Annotated[Optional[float], precision_option(
+        "points",
+        "Keep sampling until every card's paired difference to the best card has a standard "
+        "error of at most X points (checked at 20, 30, 40, 50, 60, 72, ... samples), capped "
+        "by --samples and --time-limit.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option(
+        "Stop after about this many seconds with the layouts solved by then, at least one "
+        "(the numbers are those of the first n layouts of the seed; n is shown).")] = None,
+    jobs: Jobs = None,
+    cluster: Cluster = None,
+    cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,
+    seed: Seed = sd.DEFAULT_SEED,
+    sampling: Annotated[Sampling, sampling_option(
+        "conditioned: weight the layouts by the bidding model's chance of the bids the other "
+        "players made (as `bid` does); uniform: every consistent layout alike.")]
+    = Sampling.conditioned,
+    exact_limit: Annotated[int, typer.Option(
+        "--exact-limit", metavar="N", min=0, max=sd.EXACT_LIMIT_MAX,
+        help="Solve every consistent layout (exact figures) when there are at most N "
+             f"(0 to {sd.EXACT_LIMIT_MAX:,}; 0: always sample).")] = sd.DEFAULT_EXACT_LIMIT,
+    no_spade_breaking: NoSpadeBreaking = False,
+    tt_mb: Annotated[Optional[float], tt_mb_option(sd.DEFAULT_TT_MB, " per worker")] = None,
+    json_out: Annotated[bool, json_option("docs/ADVISE.md")] = False,
+) -> None:
+    runs_on = where(jobs, cluster, cluster_timeout)
+    deal = load_for_analysis(file, no_spade_breaking)
+    q = sd.question_of(deal, player)             # bad input fails before any work starts
+    layouts = q.space.count()
+    total = layouts if layouts <= exact_limit else samples
+    live = precision is not None and not json_out
+    with runs_on.start() as runner, live_report(live) as update, \
+            progress_bar(total, "solving layouts", enabled=update is None) as advance:
+        advice = sd.advise(deal, player, samples=samples, seed=seed, sampling=sampling.value,
+                           exact_limit=exact_limit, precision=precision,
+                           time_limit=time_limit, executor=runner,
+                           tt_mb=sd.DEFAULT_TT_MB if tt_mb is None else tt_mb,
+                           progress=advance, update=update)
+    if json_out:
+        emit_json(advice_json(advice, str(file)))
+    else:
+        console.print(report(advice))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("advise", help=HELP)(advise)

@@ -1,0 +1,167 @@
+"""The figures of each card and the recommendation (docs/ADVISE.md
+"Figures" and "The recommended card").
+
+Every figure is a mean over the solved layouts, each weighing its weight
+(:mod:`.conditioning`), with the standard error of :mod:`solver.bid.estimates`
+(weighted means, Kish's effective sample size). In exact mode the layouts
+are all of them, so a figure is exact: its standard error is 0. The
+difference of a card to the best card is paired: the mean, over the same
+layouts, of the chooser's score after the card minus the score after the
+best card, so that the layout-to-layout spread cancels.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from ..bid.estimates import Estimate, effective_samples
+from ..bid.summary import HONESTY as DOUBLE_DUMMY_HONESTY
+from .answers import LayoutAnswers
+from .conditioning import SamplingReport
+from .outcome import Outcome, Scorer
+from .question import Question
+
+EXACT, SAMPLED = "exact", "sampled"
+
+HONESTY = (DOUBLE_DUMMY_HONESTY + " advise also assumes that the player will know the whole "
+           "layout from the next card on (strategy fusion, the standard critique of this "
+           "method: a card that needs a later guess is credited as if the guess were always "
+           "right), that both sides then play the trick game double dummy (a side with a nil "
+           "that counts first plays to keep it), and that the defenders cooperate as one side.")
+#: the best cards are "close" when within this many standard errors
+CLOSE_SE = 2.0
+
+
+def estimate(values: Sequence[float], weights: Optional[Sequence[float]], exact: bool,
+             proportion: bool = False) -> Estimate:
+    """The (weighted) mean of ``values`` with its standard error; exact
+    means (every layout) have a standard error of 0."""
+    if exact:
+        n = len(values)
+        if n == 0:
+            return Estimate(math.nan, math.nan, 0)
+        w = [1.0] * n if weights is None else list(weights)
+        total = sum(w)
+        return Estimate(sum(x * v for x, v in zip(w, values)) / total, 0.0, n,
+                        None if weights is None else effective_samples(w))
+    if proportion:
+        return Estimate.proportion(values, weights)
+    return Estimate.mean(values, weights)
+
+
+@dataclass(frozen=True)
+class CardFigures:
+    """One group of equivalent legal cards.
+
+    ``tricks``: the chooser's side's whole-hand total (tricks already won
+    included); ``makes``: per goal (``question.goals`` order) the chance it
+    makes; ``scores``: per real player (the deal's order) the expected
+    change of their running total; ``score``: the chooser's; ``diff``:
+    ``score`` minus the best card's, paired; ``tricks_diff``: the same for
+    tricks; ``double_dummy``: the group's double-dummy total on the real
+    layout (hindsight, never part of the advice), or None."""
+
+    cards: Tuple[int, ...]
+    tricks: Estimate
+    makes: Tuple[Estimate, ...]
+    scores: Tuple[Estimate, ...]
+    score: Estimate
+    diff: Estimate
+    tricks_diff: Estimate
+    double_dummy: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Everything `advise` found (docs/ADVISE.md "JSON" names the fields)."""
+
+    question: Question
+    players: Tuple[str, str, str]
+    method: str                     # exact or sampled
+    consistent: int                 # consistent layouts in all
+    layouts: int                    # distinct layouts the figures cover
+    samples: int                    # layouts solved (sampled: draws solved, repeats counted)
+    requested: int                  # samples asked for (exact: every layout)
+    effective_samples: float
+    seed: int
+    stopped_by: str                 # samples, layouts, time, precision or draws
+    sampling: SamplingReport
+    cards: Tuple[CardFigures, ...]  # best first
+    queries: int
+    nodes: int
+    target: Optional[float] = None  # --precision
+
+    @property
+    def recommended(self) -> CardFigures:
+        return self.cards[0]
+
+    @property
+    def close(self) -> Tuple[CardFigures, ...]:
+        """The other cards within :data:`CLOSE_SE` standard errors of the
+        recommended one (exact: those with the same expected score and tricks)."""
+        return tuple(c for c in self.cards[1:] if within(c))
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.samples < self.requested
+
+    def precision(self) -> float:
+        """The largest standard error of a paired difference to the best card
+        (points): what ``--precision`` compares with its target."""
+        worst = 0.0
+        for c in self.cards[1:]:
+            if math.isnan(c.diff.se):
+                return math.inf
+            worst = max(worst, c.diff.se)
+        return worst
+
+
+def within(card: CardFigures) -> bool:
+    """Is ``card`` within :data:`CLOSE_SE` standard errors of the best card
+    (in score, and when the scores are equal, in tricks)?"""
+    d, t = card.diff, card.tricks_diff
+    if d.se == 0:
+        return d.value == 0 and (t.value == 0 if t.se == 0 else t.value + CLOSE_SE * t.se >= 0)
+    return d.value + CLOSE_SE * d.se >= 0
+
+
+def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAnswers],
+                 weights: Optional[Sequence[float]], exact: bool,
+                 double_dummy: Optional[Sequence[int]] = None) -> Tuple[CardFigures, ...]:
+    """The figures of every card group over ``answers`` (with ``weights``;
+    None: all equal), best first: by the chooser's expected score, then by
+    the side's expected tricks. ``double_dummy``: each group's total on the
+    real layout (``question.groups`` order), shown beside."""
+    q = question
+    won = scorer.side_total(q.side)
+    me = scorer.players.index(q.player)
+    tricks: List[List[float]] = []
+    scores: List[List[Tuple[int, ...]]] = []
+    made: List[List[Tuple[bool, ...]]] = []
+    for g in range(len(q.groups)):
+        outcomes: List[Outcome] = [
+            scorer.outcome(scorer.declarer_total(a.tricks[g]), tuple(n[g] for n in a.nils))
+            for a in answers]
+        tricks.append([float(won + a.tricks[g]) for a in answers])
+        scores.append([o.scores for o in outcomes])
+        made.append([o.made for o in outcomes])
+    mine = [[float(s[me]) for s in scores[g]] for g in range(len(q.groups))]
+
+    def mean(values: Sequence[float], proportion: bool = False) -> Estimate:
+        return estimate(values, weights, exact, proportion)
+
+    key = [(mean(mine[g]).value, mean(tricks[g]).value) for g in range(len(q.groups))]
+    order = sorted(range(len(q.groups)), key=lambda g: (-key[g][0], -key[g][1], g))
+    best = order[0]
+    return tuple(CardFigures(
+        q.groups[g], mean(tricks[g]),
+        tuple(mean([float(m[j]) for m in made[g]], True) for j in range(len(q.goals))),
+        tuple(mean([float(s[p]) for s in scores[g]]) for p in range(len(scorer.players))),
+        mean(mine[g]), mean([a - b for a, b in zip(mine[g], mine[best])]),
+        mean([a - b for a, b in zip(tricks[g], tricks[best])]),
+        None if double_dummy is None else double_dummy[g]) for g in order)
+
+
+__all__ = ["Advice", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED", "card_figures", "estimate",
+           "within"]
