@@ -39,11 +39,11 @@ def _side_label(side: int) -> str:
 
 
 # ------------------------------------------------------------------ JSON
-def analyse_json(deal: Deal, file: str, state: Board, cards: CardAnalysis,
+def analyse_json(deal: Deal, file: str, board: Board, cards: CardAnalysis,
                  line: Line) -> Dict[str, object]:
     """The documented JSON of ``analyse --json`` (docs/SOLVE.md)."""
-    names = state.names
-    trick = state.current_trick
+    names = board.names
+    trick = board.current_trick
     return {
         "file": file,
         "title": deal.title or None,
@@ -53,13 +53,13 @@ def analyse_json(deal: Deal, file: str, state: Board, cards: CardAnalysis,
         "what_if": deal.declarer not in (None, names[0]),
         "play_order": list(names),
         "position": {
-            "tricks_played": len(state.tricks),
-            "trick": len(state.tricks) + 1,
-            "leader": names[state.leader],
+            "tricks_played": len(board.tricks),
+            "trick": len(board.tricks) + 1,
+            "leader": names[board.leader],
             "on_table": [{"hand": names[s], "card": c}
                          for s, c in zip(trick.seats, card_names(trick.cards))],
-            "spades_broken": state.spades_broken,
-            "won": {"declarer": state.declarer_tricks, "defenders": state.defender_tricks},
+            "spades_broken": board.spades_broken,
+            "won": {"declarer": board.declarer_tricks, "defenders": board.defender_tricks},
         },
         "to_move": cards.to_move,
         "played_by": cards.played_by,
@@ -85,8 +85,8 @@ def analyse_json(deal: Deal, file: str, state: Board, cards: CardAnalysis,
 
 
 # ------------------------------------------------------------------ Rich
-def _position_text(deal: Deal, state: Board, cards: CardAnalysis) -> Text:
-    names = state.names
+def _position_text(deal: Deal, board: Board, cards: CardAnalysis) -> Text:
+    names = board.names
     text = Text()
     if deal.declarer not in (None, names[0]):
         text.append(f"What-if: {names[0]} declares in place of {deal.declarer} "
@@ -94,19 +94,19 @@ def _position_text(deal: Deal, state: Board, cards: CardAnalysis) -> Text:
     text.append(f"{names[0]} declares", style="bold")
     text.append(f" (the dummy sits opposite); {breaking_text(deal)}")
     if deal.rules.breaking:
-        text.append(f"; spades {'broken' if state.spades_broken else 'not broken'}")
+        text.append(f"; spades {'broken' if board.spades_broken else 'not broken'}")
     text.append(".\n")
-    number = len(state.tricks) + 1
-    if state.trick:
-        text.append(f"Trick {number}: {names[state.leader]} led; on the table: ")
+    number = len(board.tricks) + 1
+    if board.trick:
+        text.append(f"Trick {number}: {names[board.leader]} led; on the table: ")
         text.append_text(Text("  ").join(Text.assemble(card_text(c), f" {names[s]}")
-                                         for s, c in zip(state.current_trick.seats, state.trick)))
+                                         for s, c in zip(board.current_trick.seats, board.trick)))
         text.append(".\n")
     else:
-        text.append(f"Trick {number}: {names[state.leader]} to lead.\n")
-    if state.tricks:
-        text.append(f"Won so far: declarer side {state.declarer_tricks}, "
-                    f"defenders {state.defender_tricks}.\n")
+        text.append(f"Trick {number}: {names[board.leader]} to lead.\n")
+    if board.tricks:
+        text.append(f"Won so far: declarer side {board.declarer_tricks}, "
+                    f"defenders {board.defender_tricks}.\n")
     who = Text(cards.to_move, style="bold green")
     text.append("To play: ")
     text.append_text(who)
@@ -120,9 +120,9 @@ def _group_text(cards: List[int]) -> Text:
     return cards_text(display_order(cards))
 
 
-def render_cards(state: Board, cards: CardAnalysis) -> Group:
+def render_cards(board: Board, cards: CardAnalysis) -> Group:
     side = _side_label(cards.side)
-    members = " + ".join(analysis.side_members(state.names, cards.side))
+    members = " + ".join(analysis.side_members(board.names, cards.side))
     title = Text(f"Legal cards: total tricks of the {side} ({members}) after each", style="italic")
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("cards")
@@ -136,8 +136,8 @@ def render_cards(state: Board, cards: CardAnalysis) -> Group:
     return Group(title, t)
 
 
-def render_line(state: Board, line: Line) -> Group:
-    names = state.names
+def render_line(board: Board, line: Line) -> Group:
+    names = board.names
     title = Text("An optimal line (leads underlined, cards already played dimmed)", style="italic")
     t = Table(show_edge=False, pad_edge=False)
     t.add_column("#", justify="right")
@@ -160,12 +160,12 @@ def render_line(state: Board, line: Line) -> Group:
     return Group(title, t)
 
 
-def render_analysis(deal: Deal, state: Board, cards: CardAnalysis, line: Line) -> Group:
+def render_analysis(deal: Deal, board: Board, cards: CardAnalysis, line: Line) -> Group:
     parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
-    parts += [_position_text(deal, state, cards), Text(), render_cards(state, cards), Text(),
-              render_line(state, line),
+    parts += [_position_text(deal, board, cards), Text(), render_cards(board, cards), Text(),
+              render_line(board, line),
               Text(f"Final: declarer side {line.declarer_tricks}, defenders {line.defender_tricks}.",
                    style="bold")]
     return Group(*parts)
@@ -188,17 +188,17 @@ def analyse(
         known_player(declarer, deal.players, "--declarer")
     solver = make_solver(tt_mb)
     try:
-        state = analysis.analysis_board(deal, declarer)
-        cards = analysis.card_analysis(state, solver)
-        line = analysis.optimal_line(state, solver)
+        board = analysis.analysis_board(deal, declarer)
+        cards = analysis.card_analysis(board, solver)
+        line = analysis.optimal_line(board, solver)
     except DealError as err:
         if err.field == "auction" and deal.declarer is None:
             err = err.relocated(expected=f"--declarer NAME (one of {', '.join(deal.players)})")
         raise err from None
     if json_out:
-        emit_json(analyse_json(deal, str(file), state, cards, line))
+        emit_json(analyse_json(deal, str(file), board, cards, line))
     else:
-        console.print(render_analysis(deal, state, cards, line))
+        console.print(render_analysis(deal, board, cards, line))
 
 
 def register(app: typer.Typer) -> None:

@@ -56,28 +56,28 @@ def _trick_json(trick: Trick, number: int, names: Tuple[str, ...]) -> Dict[str, 
     return out
 
 
-def _play_json(state: Board) -> Dict[str, object]:
-    names = state.names
-    to_move = state.to_move
+def _play_json(board: Board) -> Dict[str, object]:
+    names = board.names
+    to_move = board.to_move
     return {
-        "tricks": [_trick_json(t, i + 1, names) for i, t in enumerate(state.tricks)],
-        "current_trick": _trick_json(state.current_trick, len(state.tricks) + 1, names)
-        if state.trick else None,
-        "tricks_won": dict(zip(names, state.tricks_won)),
-        "declarer_tricks": state.declarer_tricks,
-        "defender_tricks": state.defender_tricks,
-        "spades_broken": state.spades_broken,
-        "complete": state.is_over,
+        "tricks": [_trick_json(t, i + 1, names) for i, t in enumerate(board.tricks)],
+        "current_trick": _trick_json(board.current_trick, len(board.tricks) + 1, names)
+        if board.trick else None,
+        "tricks_won": dict(zip(names, board.tricks_won)),
+        "declarer_tricks": board.declarer_tricks,
+        "defender_tricks": board.defender_tricks,
+        "spades_broken": board.spades_broken,
+        "complete": board.is_over,
         "to_move": None if to_move is None else names[to_move],
         "played_by": None if to_move is None else names[controller(to_move)],
-        "legal": card_names(display_order(state.legal_moves())),
+        "legal": card_names(display_order(board.legal_moves())),
     }
 
 
 def show_json(deal: Deal) -> Dict[str, object]:
     """The documented JSON of ``show --json``."""
-    state = deal.board() if deal.declarer is not None else None
-    remaining = dict(zip(state.names, state.hands)) if state else dict(deal.hands)
+    board = deal.board() if deal.declarer is not None else None
+    remaining = dict(zip(board.names, board.hands)) if board else dict(deal.hands)
     auction = deal.auction
     out: Dict[str, object] = {
         "title": deal.title or None,
@@ -119,7 +119,7 @@ def show_json(deal: Deal) -> Dict[str, object]:
             "nils": [nil_json(n, n in counted) for n in
                      (counted + auction.ignored_nils() if auction.is_complete else [])],
         }
-    if state is not None:
+    if board is not None:
         seating = deal.seating()
         out["seating"] = {
             "declarer": seating.declarer,
@@ -129,12 +129,12 @@ def show_json(deal: Deal) -> Dict[str, object]:
             "play_order": list(seating.names),
             "opening_leader": seating.opening_leader,
         }
-        out["play"] = _play_json(state)
+        out["play"] = _play_json(board)
     return out
 
 
 # ------------------------------------------------------------------ Rich
-def _hand_panel(deal: Deal, name: str, hand: int, state: Optional[Board]) -> Panel:
+def _hand_panel(deal: Deal, name: str, hand: int, board: Optional[Board]) -> Panel:
     tags: List[str] = []
     if deal.declarer is not None:
         tags.append(deal.seating().role(name))
@@ -145,45 +145,45 @@ def _hand_panel(deal: Deal, name: str, hand: int, state: Optional[Board]) -> Pan
     if name == deal.dealer:
         tags.append("dealer")
     title = Text(name, style="bold")
-    if state is not None and state.to_move is not None and state.names[state.to_move] == name:
+    if board is not None and board.to_move is not None and board.names[board.to_move] == name:
         title.append(" ◀ to play", style="bold green")
     body: List[Text] = [Text(", ".join(tags), style="dim", justify="left")] if tags else []
     body += holding_lines(hand)
-    if state is not None and state.tricks:
-        body.append(Text(f"tricks: {state.tricks_won[state.names.index(name)]}", style="cyan",
+    if board is not None and board.tricks:
+        body.append(Text(f"tricks: {board.tricks_won[board.names.index(name)]}", style="cyan",
                          justify="left"))
     return Panel(Group(*body), title=title, expand=False, padding=(0, 1))
 
 
-def _centre(deal: Deal, layout: Dict[str, str], state: Optional[Board]) -> RenderableType:
+def _centre(deal: Deal, layout: Dict[str, str], board: Optional[Board]) -> RenderableType:
     """The trick in progress, each card on the side of the hand that played it."""
-    if state is None:
+    if board is None:
         nxt = deal.auction.next_bidder if deal.auction else bidding_order(deal.players, deal.dealer)[0]
         return Text(f"auction: {nxt} to bid", style="dim")
-    if state.is_over:
+    if board.is_over:
         return Text("all 13 tricks played", style="dim")
-    played = {state.names[seat]: card for seat, card in zip(state.current_trick.seats, state.trick)}
+    played = {board.names[seat]: card for seat, card in zip(board.current_trick.seats, board.trick)}
     cell = {pos: card_text(played[name]) if name in played else Text("")
             for pos, name in layout.items()}
     grid = Table.grid(padding=(0, 1))
     for _ in range(3):
         grid.add_column(justify="center", min_width=3)
-    label = f"trick {len(state.tricks) + 1}" if played else f"{state.names[state.leader]} to lead"
+    label = f"trick {len(board.tricks) + 1}" if played else f"{board.names[board.leader]} to lead"
     grid.add_row("", cell["top"], "")
     grid.add_row(cell["left"], Text(label, style="dim"), cell["right"])
     grid.add_row("", cell["bottom"], "")
     return Align.center(grid)
 
 
-def _table(deal: Deal, state: Optional[Board]) -> Table:
+def _table(deal: Deal, board: Optional[Board]) -> Table:
     layout = table_layout(deal)
-    held = dict(zip(state.names, state.hands)) if state else dict(deal.hands)
-    panel = {pos: _hand_panel(deal, name, held[name], state) for pos, name in layout.items()}
+    held = dict(zip(board.names, board.hands)) if board else dict(deal.hands)
+    panel = {pos: _hand_panel(deal, name, held[name], board) for pos, name in layout.items()}
     grid = Table.grid(padding=(0, 2))
     for _ in range(3):
         grid.add_column(justify="center", vertical="middle")
     grid.add_row("", panel["top"], "")
-    grid.add_row(panel["left"], _centre(deal, layout, state), panel["right"])
+    grid.add_row(panel["left"], _centre(deal, layout, board), panel["right"])
     grid.add_row("", panel["bottom"], "")
     return grid
 
@@ -217,43 +217,43 @@ def _auction_table(deal: Deal) -> Optional[Table]:
     return t
 
 
-def _tricks_table(state: Board) -> Optional[Table]:
-    if not state.tricks:
+def _tricks_table(board: Board) -> Optional[Table]:
+    if not board.tricks:
         return None
-    names = state.names
+    names = board.names
     t = Table(title="Tricks played", title_justify="left", show_edge=False)
     t.add_column("#", justify="right")
     t.add_column("cards (leader first)")
     t.add_column("won by")
-    for i, trick in enumerate(state.tricks, 1):
+    for i, trick in enumerate(board.tricks, 1):
         cards = Text("  ").join(Text.assemble(card_text(c), f" {names[s]}")
                                 for s, c in zip(trick.seats, trick.cards))
         t.add_row(str(i), cards, names[trick.winner])
     return t
 
 
-def _status(deal: Deal, state: Board) -> Text:
-    names = state.names
+def _status(deal: Deal, board: Board) -> Text:
+    names = board.names
     text = Text()
-    if state.moves:
+    if board.moves:
         text.append("Tricks won: ")
-        text.append(", ".join(f"{n} {w}" for n, w in zip(names, state.tricks_won)))
-        text.append(f" — declarer side {state.declarer_tricks}, defenders {state.defender_tricks}\n")
+        text.append(", ".join(f"{n} {w}" for n, w in zip(names, board.tricks_won)))
+        text.append(f" — declarer side {board.declarer_tricks}, defenders {board.defender_tricks}\n")
     else:
-        text.append(f"Opening lead: {names[state.leader]} (the first bidder)\n")
+        text.append(f"Opening lead: {names[board.leader]} (the first bidder)\n")
     if deal.rules.breaking:
-        text.append(f"Spades {'broken' if state.spades_broken else 'not broken yet'}\n")
-    if state.is_over:
+        text.append(f"Spades {'broken' if board.spades_broken else 'not broken yet'}\n")
+    if board.is_over:
         text.append("The hand is over.", style="bold")
         return text
-    seat = state.to_move
+    seat = board.to_move
     assert seat is not None
     who = names[seat]
     if seat == DUMMY_SEAT:
         who = f"dummy (played by {names[controller(seat)]})"
-    verb = "lead" if not state.trick else "play"
+    verb = "lead" if not board.trick else "play"
     text.append(f"Turn: {who} to {verb}; legal: ", style="bold")
-    text.append_text(cards_text(display_order(state.legal_moves())))
+    text.append_text(cards_text(display_order(board.legal_moves())))
     return text
 
 
@@ -289,18 +289,18 @@ def _extras(deal: Deal) -> List[RenderableType]:
 
 
 def render_deal(deal: Deal) -> Group:
-    state = deal.board() if deal.declarer is not None else None
+    board = deal.board() if deal.declarer is not None else None
     parts: List[RenderableType] = []
     if deal.title:
         parts.append(Text(deal.title, style="bold underline"))
     if deal.notes:
         parts.append(Text(deal.notes.strip(), style="italic"))
-    parts.append(_table(deal, state))
-    for table in (_auction_table(deal), None if state is None else _tricks_table(state)):
+    parts.append(_table(deal, board))
+    for table in (_auction_table(deal), None if board is None else _tricks_table(board)):
         if table:
             parts += [Text(), table]
-    if state is not None:
-        parts += [Text(), _status(deal, state)]
+    if board is not None:
+        parts += [Text(), _status(deal, board)]
     for extra in _extras(deal):
         parts += [Text(), extra]
     return Group(*parts)
