@@ -2,14 +2,17 @@
 
 Everything here returns plain values (no printing):
 
-* :func:`contract_result` - for the auction's declarer, at the deal's current
-  position (after its played cards): the declarer side's and the defenders'
+* :func:`contract_result` - for the auction's declarer, at a board of the
+  deal (``deal.board()``: after its played cards; ``deal.opening_board()``;
+  any point a review walks to): the declarer side's and the defenders'
   double-dummy trick totals (tricks already won included), each player's bid
   made or set and the hand's scores (through :mod:`solver.scoring`, via
   :meth:`solver.deal.HandResult.build`), and the outcome of every nil bet that
   counts (the engine's nil-aware query).
 * :func:`dd_table` - each real player as a potential declarer, from the start
   of the hand (the first bidder leads): the declarer side's tricks.
+* :func:`analysis_board` - the board ``analyse`` and ``explore`` start from
+  (the file's position, or a what-if declarer's opening lead).
 * :func:`card_analysis` - every legal card of the player to move with its
   value (the tricks of that player's side, tricks already won included),
   equivalent cards grouped, the best cards marked.
