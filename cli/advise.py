@@ -236,11 +236,7 @@ def header(a: Advice) -> Group:
 def cards_table(a: Advice) -> Table:
     """Per card: the side's tricks, the chooser's score, its paired
     difference to the best card and the double-dummy value (hindsight)."""
-    est = "" if a.method == sd.EXACT else "; ± one standard error"
-    t = Table(title=f"Each card, best first: your side's expected tricks (whole hand), your "
-                    f"expected score and its paired difference to the best card{est}; DD: the "
-                    "card's double-dummy tricks on the real layout (hindsight, not advice)",
-              title_justify="left", show_edge=False, pad_edge=False)
+    t = Table(show_edge=False, pad_edge=False)
     for heading in ("cards", "tricks", "score", "vs best", "DD"):
         t.add_column(heading, justify="left" if heading == "cards" else "right", no_wrap=True)
     for c in a.cards:
@@ -256,10 +252,7 @@ def goals_table(a: Advice) -> Table:
     """Per card: each goal's chance and the other players' expected scores."""
     q = a.question
     others = [p for p in a.players if p != q.player]
-    t = Table(title="Each card: the chance of each goal (the declarer's contract, the "
-                    "defenders' own bids, the nils that count), then the other players' "
-                    "expected scores",
-              title_justify="left", show_edge=False, pad_edge=False)
+    t = Table(show_edge=False, pad_edge=False)
     t.add_column("cards", no_wrap=True)
     for g in q.goals:
         t.add_column(f"nil {g.hand}" if g.kind == "nil" else f"{g.player} {g.bid}",
@@ -291,8 +284,17 @@ def verdict(a: Advice) -> Group:
 
 
 def report(a: Advice) -> Group:
-    parts: List[RenderableType] = [header(a), Text(""), cards_table(a), Text(""), goals_table(a),
-                                   Text(""), verdict(a), Text(sd.HONESTY, style="dim italic")]
+    est = "" if a.method == sd.EXACT else "; ± one standard error"
+    parts: List[RenderableType] = [
+        header(a), Text(""),
+        Text(f"Each card, best first: your side's expected tricks (whole hand), your expected "
+             f"score and its paired difference to the best card{est}; DD: the card's "
+             "double-dummy tricks on the real layout (hindsight, not advice)", style="italic"),
+        cards_table(a), Text(""),
+        Text("Each card: the chance of each goal (the declarer's contract, the defenders' own "
+             "bids, the nils that count), then the other players' expected scores",
+             style="italic"),
+        goals_table(a), Text(""), verdict(a), Text(sd.HONESTY, style="dim italic")]
     return Group(*parts)
 
 

@@ -523,6 +523,18 @@ def test_when_no_layout_fits_any_bid_the_layouts_are_uniform_with_a_note(monkeyp
     assert e.method == sd.EXACT and "no layout fits" in e.sampling.note
 
 
+def test_no_draw_accepted_within_the_cap_falls_back_to_uniform(monkeypatch):
+    from dummy_spades.solver.advise import conditioning
+    from dummy_spades.solver.bid import sampling
+    monkeypatch.setattr(conditioning, "DRAWS_PER_SAMPLE", 1)
+    monkeypatch.setattr(sampling.RejectionControl, "weight", lambda self, index, like: None)
+    deal = later("worked-example", 9)
+    a = sd.advise(deal, solver=engine(), samples=4, hindsight=False)
+    assert a.samples == 4 and a.sampling.method == "uniform" and not a.sampling.conditioned
+    assert "draw cap" in a.sampling.note and a.sampling.drawn == 504 + 4
+    assert a.stopped_by == "samples"
+
+
 def test_bidding_variants_sample_uniformly_and_mirror_bids_fix_spade_counts():
     deal = later("mirror", 5)
     q = question(deal)

@@ -115,6 +115,8 @@ def _method_note(question: Question, method: str) -> Tuple[str, str]:
 
 NO_FIT = ("no layout fits the bids under the bidding model (each is given no chance on every "
           "layout): the layouts are uniform")
+NO_DRAW_FITS = ("no layout drawn was accepted under the bidding model within the draw cap (the "
+                "bids are too unlikely): the layouts are uniform")
 
 
 @dataclass
@@ -161,7 +163,9 @@ class Draws:
 
     def draws(self, samples: int) -> Iterator[Weighted]:
         """The first accepted draws, at most ``samples``; stops early
-        (``capped``) after :attr:`max_draws` draws."""
+        (``capped``) after :attr:`max_draws` draws. When not one draw was
+        accepted by then, the next ``samples`` draws are solved uniformly
+        (``note`` says so)."""
         space = self.question.space
         control = self.control
         self.max_draws = PILOT + DRAWS_PER_SAMPLE * samples if control is not None else samples
@@ -169,8 +173,13 @@ class Draws:
         accepted = index = 0
         while accepted < samples:
             if index >= self.max_draws:
-                self.capped = True
-                return
+                if accepted or control is None:
+                    self.capped = True
+                    return
+                # no draw fitted the bids within the cap: uniform draws, with a note
+                self.control = control = None
+                self.method, self.note = UNIFORM, NO_DRAW_FITS
+                self.max_draws = index + samples
             layout = space.sample(layout_rng(self.seed, index))
             weight: Optional[float] = 1.0
             if control is not None:
@@ -223,5 +232,5 @@ def exact_layouts(question: Question, seed: int,
     return [Weighted(i, layout, w) for i, (layout, w) in enumerate(zip(layouts, weights))], report
 
 
-__all__ = ["Draws", "NO_FIT", "SamplingReport", "Weighted", "bid_chances", "check_method",
+__all__ = ["Draws", "NO_DRAW_FITS", "NO_FIT", "SamplingReport", "Weighted", "bid_chances", "check_method",
            "exact_layouts", "layout_rng"]
