@@ -23,7 +23,11 @@ dealer C, so A bids first and leads) it:
      each later bidder bids their double-dummy tricks);
    * ``uniform+model``: uniform layouts, later bids by the model (the
      second bidder only; for the third it is ``uniform``);
-   * ``conditioned``: ``--sampling conditioned``, the default;
+   * ``conditioned``: ``--sampling conditioned`` with plain means
+     (``--no-control-variates``);
+   * ``conditioned+controls``: the same layouts with the control variates,
+     ``bid``'s default (its paired difference from ``conditioned`` is
+     printed too);
 
 3. compares those chances with the deal's actual outcome: the player bids
    b, the later bidder (for B: C) calls by the model on their real hand
@@ -61,12 +65,15 @@ from dummy_spades.solver.bid.candidates import Candidate  # noqa: E402
 from dummy_spades.solver.bid.layout import Plan, solve_layout  # noqa: E402
 from dummy_spades.solver.bid.outcome import sample_outcome  # noqa: E402
 from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM, Sampler, sample_layout  # noqa: E402
+from dummy_spades.solver.bid.control import DRAWS_PER_SAMPLE as CONTROL_DRAWS_PER_SAMPLE  # noqa: E402
+from dummy_spades.solver.bid.control import MIN_DRAWS as CONTROL_MIN_DRAWS  # noqa: E402
+from dummy_spades.solver.bid.control import ControlDraws  # noqa: E402
 from dummy_spades.solver.bid.summary import Layouts, candidate_stats  # noqa: E402
 from dummy_spades.solver.scoring import DUMMY, TRICKS_PER_HAND  # noqa: E402
 
 PLAYERS = ("A", "B", "C")
 DEALER = "C"
-METHODS = ("uniform", "uniform+model", "conditioned")
+METHODS = ("uniform", "uniform+model", "conditioned", "conditioned+controls")
 BINS = 10
 
 
@@ -121,8 +128,9 @@ def calibrate_deal(job: Tuple[int, int, int]) -> Dict[str, Any]:
         for method in METHODS:
             if method == "uniform+model" and position == 2:
                 continue
+            conditioned = method.startswith("conditioned")
             sampler = Sampler(k, sample_seed, UNIFORM if method == "uniform" else CONDITIONED,
-                              condition=method == "conditioned")
+                              condition=conditioned)
             draws = list(sampler.draws(samples))
             results = []
             for d in draws:
@@ -130,7 +138,12 @@ def calibrate_deal(job: Tuple[int, int, int]) -> Dict[str, Any]:
                     layout = sample_layout(k, sample_seed, d.index)
                     solved[d.index] = solve_layout(solver, k, layout, plan, d.index)
                 results.append(solved[d.index])
-            layouts = Layouts(k, results, None if method == "uniform" else draws)
+            controls = None
+            if method == "conditioned+controls":
+                controls = ControlDraws(k, sample_seed, CONDITIONED)
+                controls.extend(max(CONTROL_MIN_DRAWS, CONTROL_DRAWS_PER_SAMPLE * len(results)))
+            layouts = Layouts(k, results, None if method == "uniform" else draws, controls,
+                              [d.index for d in draws])
             chances = [candidate_stats(k, plan, Candidate(b), layouts).make.value
                        for b in range(TRICKS_PER_HAND + 1)]
             report = sampler.report(draws, "samples")
@@ -186,6 +199,13 @@ def report(deals: List[Dict[str, Any]], samples: int) -> str:
             diff = "—" if method == "uniform" else f"{dm:+.4f} ± {dse:.4f}"
             lines.append(f"| {method} | {m:.4f} ± {se:.4f} | {diff} | {n_eff:.1f} | {drawn:.1f} "
                          f"| {evals:.0f} | {ms:.1f} |")
+        if "conditioned+controls" in deals[0][player]["methods"]:
+            plain = [brier(d[player]["methods"]["conditioned"]["chances"], d[player]["outcomes"])
+                     for d in deals]
+            controlled = [brier(d[player]["methods"]["conditioned+controls"]["chances"],
+                                d[player]["outcomes"]) for d in deals]
+            dm, dse = mean_se([a - b for a, b in zip(controlled, plain)])
+            lines.append(f"\nconditioned+controls minus conditioned (paired): {dm:+.4f} ± {dse:.4f}")
         lines.append(f"\nreliability ({label}): predicted chance in bins against the observed "
                      "frequency of making\n")
         methods = [m for m in METHODS if m in deals[0][player]["methods"]]

@@ -109,6 +109,7 @@ def sampling_json(a: BidAnalysis) -> Dict[str, object]:
     }
     if s.note:
         out["note"] = s.note
+    out["control_draws"] = s.control_draws
     if a.target is not None:
         out["precision"] = {"target": a.target, "largest_se": round(a.precision(), 3)}
     if s.modelled:
@@ -559,6 +560,11 @@ def bid(
         "conditioned: weight the earlier bidders' hands by the bidding model's chance of "
         "their bids, later bidders bid by the model; uniform: the unseen cards dealt "
         "uniformly, later bidders bid their double-dummy tricks.")] = Sampling.conditioned,
+    no_control_variates: Annotated[bool, typer.Option(
+        "--no-control-variates",
+        help="Plain means: no control variates (by default the chances and mean tricks are "
+             "corrected by a cheap trick predictor over draws predicted but not solved, which "
+             "reaches a standard error with fewer samples).")] = False,
 ) -> None:
     if nil and bid_tricks is None:
         fail("--nil needs --bid N (the bid whose nil designations they are)")
@@ -573,7 +579,8 @@ def bid(
         with runs_on.start() as runner, progress_bar(total, "simulating") as advance:
             checks = sim.check_all(deal, samples, seed, advance, tt_mb,
                                    time_limit=time_limit, sampling=sampling.value,
-                                   precision=precision, executor=runner)
+                                   precision=precision, executor=runner,
+                                   controls=not no_control_variates)
         if json_out:
             emit_json(check_json(checks))
         else:
@@ -590,7 +597,8 @@ def bid(
             progress_bar(samples, "simulating", enabled=update is None) as advance:
         analysis = sim.analyse(knowledge, samples, seed, candidate, advance, tt_mb,
                                time_limit=time_limit, sampling=sampling.value,
-                               precision=precision, update=update, executor=runner)
+                               precision=precision, update=update, executor=runner,
+                               controls=not no_control_variates)
     if json_out:
         emit_json(analysis_json(analysis))
     else:

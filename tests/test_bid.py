@@ -697,7 +697,8 @@ def test_precision_target_stops_at_a_checkpoint():
 
 def test_uniform_sampling_is_the_double_dummy_later_bid_model():
     k = Knowledge.from_deal(deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"])), "Bob")
-    a = sim.analyse(k, 10, seed=1, executor=Inline(FakeSolver()), sampling="uniform")
+    a = sim.analyse(k, 10, seed=1, executor=Inline(FakeSolver()), sampling="uniform",
+                    controls=False)
     assert not a.weighted and a.sampling.drawn == a.sampling.accepted == 10
     b = sim.summarise(k, a.plan, a.results, 1)
     assert a.candidates == b.candidates and a.roles == b.roles
@@ -707,8 +708,9 @@ def test_uniform_sampling_is_the_double_dummy_later_bid_model():
 
 @needs_engine
 def test_uniform_sampling_gives_the_double_dummy_model_answers():
-    """--sampling uniform on a bundled deal: every JSON field as the uniform
-    method has always given it (a snapshot), plus the sampling block."""
+    """--sampling uniform on a bundled deal, plain means (no control
+    variates): every JSON field as the uniform method has always given it
+    (a snapshot), plus the sampling block."""
     import json
     from pathlib import Path
 
@@ -719,7 +721,7 @@ def test_uniform_sampling_gives_the_double_dummy_model_answers():
     d = load_deal(root.parent / "hands" / "three-peeky.yaml")
     k = Knowledge.from_deal(d, "Bob")
     data = analysis_json(sim.analyse(k, 5, seed=1, executor=Inline(), bid=sim.file_bid(d, "Bob"),
-                                     sampling="uniform"))
+                                     sampling="uniform", controls=False))
     assert data.pop("sampling")["method"] == "uniform"
     golden = json.loads((root / "golden" / "bid" / "uniform-three-peeky-Bob-5.json").read_text())
     assert json.loads(json.dumps(data)) == golden

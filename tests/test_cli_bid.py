@@ -220,13 +220,14 @@ def golden(name):
 
 
 def test_uniform_sampling_answers_as_before(deal_file):
-    """--sampling uniform: every field as the double-dummy later-bid model
-    gave it (a snapshot), plus the sampling block."""
+    """--sampling uniform --no-control-variates: every field as the
+    double-dummy later-bid model gave it (a snapshot), plus the sampling
+    block."""
     data = run_json(deal_file(DEAL + AUCTION), "--player", "Bob", "--samples", 30, "--jobs", 1,
-                    "--seed", 3, "--sampling", "uniform")
+                    "--seed", 3, "--sampling", "uniform", "--no-control-variates")
     sampling = data.pop("sampling")
     assert sampling == {"method": "uniform", "drawn": 30, "accepted": 30,
-                        "effective_samples": 30.0, "stopped_by": "samples"}
+                        "effective_samples": 30.0, "stopped_by": "samples", "control_draws": 0}
     assert data == golden("uniform-second-bidder-fake-30.json")
 
 

@@ -14,6 +14,11 @@ Weighted (self-normalised importance sampling, samples ``y_i`` with weights
 A chance over the samples where something happens (a nil kept, over the
 layouts where it counts) is a ratio of two weighted sums (:meth:`Estimate.ratio`);
 its standard error is the delta method's.
+
+With a control variate (a second number per sample whose mean is known,
+or estimated from other samples: :meth:`Estimate.controlled`) the value is
+the regression estimator and the standard error that of its residuals plus
+what the control's mean is uncertain by.
 """
 from __future__ import annotations
 
@@ -105,6 +110,44 @@ class Estimate:
         if corrected:
             spread *= n / (n - 1)
         return cls(value, math.sqrt(spread), n, n_eff)
+
+    @classmethod
+    def controlled(cls, values: Sequence[float], controls: Sequence[float], control_mean: float,
+                   control_variance: float, weights: Optional[Sequence[float]] = None,
+                   chance: bool = False) -> "Estimate":
+        """The mean of ``values`` with a control variate: ``controls`` (one
+        per sample, a function of the sample alone), whose mean over the
+        population is ``control_mean``, estimated apart (from other
+        samples) with variance ``control_variance``.
+
+        Value ``y_mean - beta (x_mean - control_mean)`` (weighted means),
+        ``beta`` the slope that minimises the variance,
+        ``sum(w^2 (y - y_mean)(x - x_mean)) / sum(w^2 (x - x_mean)^2)``;
+        squared standard error: the residuals' ``sum(w^2 r^2) / sum(w)^2``
+        times ``n / (n - 2)`` (two fitted numbers), plus ``beta^2`` times
+        ``control_variance``. With fewer than three samples or controls that
+        do not vary, the plain estimate (:meth:`mean`, or :meth:`proportion`
+        for a ``chance``, which is then kept in 0..1)."""
+        n = len(values)
+        w = [1.0] * n if weights is None else list(weights)
+        total = sum(w)
+        plain = cls.proportion(values, weights) if chance else cls.mean(values, weights)
+        if n < 3 or total <= 0:
+            return plain
+        y_mean = sum(a * y for a, y in zip(w, values)) / total
+        x_mean = sum(a * x for a, x in zip(w, controls)) / total
+        sxx = sum((a * (x - x_mean)) ** 2 for a, x in zip(w, controls))
+        if sxx <= 1e-12:
+            return plain
+        sxy = sum(a * a * (y - y_mean) * (x - x_mean) for a, y, x in zip(w, values, controls))
+        beta = sxy / sxx
+        value = y_mean - beta * (x_mean - control_mean)
+        spread = sum((a * ((y - y_mean) - beta * (x - x_mean))) ** 2
+                     for a, y, x in zip(w, values, controls)) / total ** 2 * n / (n - 2)
+        se = math.sqrt(spread + beta * beta * control_variance)
+        if chance:
+            value = min(1.0, max(0.0, value))
+        return cls(value, se, n, plain.n_eff)
 
     def as_json(self, digits: int = 4) -> Dict[str, object]:
         def r(x: float) -> Optional[float]:

@@ -180,7 +180,9 @@ class SamplingReport:
     Kish's n_eff of the weights; ``stopped_by``: ``samples``, ``time``,
     ``precision`` or ``draws`` (the draw cap); ``evaluations``: bidding-model
     evaluations (the cost of conditioning: no solve); ``threshold``: the
-    rejection-control threshold; ``ignored``: earlier bids the model gives
+    rejection-control threshold; ``control_draws``: the draws predicted but
+    not solved for the control variates (:mod:`.control`); ``ignored``:
+    earlier bids the model gives
     no chance, left out of the conditioning; ``worth``: per other player,
     the model's worth of their hand (:func:`model.worth`), mean over the
     solved layouts (weighted) and over every draw (uniform); ``note``: why
@@ -199,6 +201,7 @@ class SamplingReport:
     worth: Tuple[Tuple[str, float, float], ...] = ()
     max_draws: Optional[int] = None
     note: str = ""
+    control_draws: int = 0
 
     @property
     def conditioned(self) -> bool:

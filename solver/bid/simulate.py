@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
-from ..auction import Auction
+from ..auction import STANDARD, Auction
 from ..backend import Solver, make_solver
 from ..deal import Deal
 from ..run import Executor, Work
 from .candidates import Candidate, check_candidate, file_bid, plan_for
+from .control import DRAWS_PER_SAMPLE as CONTROL_DRAWS_PER_SAMPLE
+from .control import MIN_DRAWS as CONTROL_MIN_DRAWS
+from .control import ControlDraws
 from .knowledge import BidError, Knowledge
 from .layout import DEFAULT_TT_MB, NilOrder, Plan, SampleResult, solve_layout
 from .outcome import BidOutcome, sample_outcome, side_tricks
 from .sampling import CONDITIONED, UNIFORM, Draw, Sampler, sample_layout
-from .summary import BidAnalysis, summarise
+from .summary import BidAnalysis, SummaryCache, summarise
 
 
 DEFAULT_SAMPLES = 200
@@ -143,7 +146,7 @@ def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DE
             tt_mb: float = DEFAULT_TT_MB, time_limit: Optional[float] = None,
             sampling: str = CONDITIONED, precision: Optional[float] = None,
             update: Optional[Callable[[BidAnalysis], None]] = None, *,
-            executor: Executor) -> BidAnalysis:
+            executor: Executor, controls: bool = True) -> BidAnalysis:
     """Sample, solve and summarise. ``bid``: a candidate to judge;
     ``time_limit``, ``executor``: see :func:`run` (``samples`` is then a
     maximum);
@@ -152,17 +155,26 @@ def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DE
     most that many percentage points and the top two bids' score difference
     one of at most that many points (:meth:`BidAnalysis.precision`), checked
     at :func:`checkpoints`; ``update(analysis)`` is called there too (a live
-    display)."""
+    display); ``controls``: the chances and mean tricks as control-variate
+    estimates (:mod:`.control`; standard bidding only), with
+    :data:`.control.DRAWS_PER_SAMPLE` control draws per layout solved."""
     k = knowledge
     if bid is not None:
         check_candidate(k, bid)
     precision = check_precision(precision)
     plan = plan_for(k, [bid] if bid is not None else [])
     sampler = Sampler(k, seed, sampling)
+    control = ControlDraws(k, seed, sampler.method) \
+        if controls and k.bidding == STANDARD else None
+    cache = SummaryCache()
 
     def summary(results: List[SampleResult], draws: List[Draw], stopped_by: str) -> BidAnalysis:
-        return summarise(k, plan, results, seed, bid, samples, sampler.report(draws, stopped_by),
-                         draws, precision)
+        report = sampler.report(draws, stopped_by)
+        if control is not None and results:
+            control.extend(max(CONTROL_MIN_DRAWS, CONTROL_DRAWS_PER_SAMPLE * len(results)))
+            report = replace(report, control_draws=len(control.weights))
+        return summarise(k, plan, results, seed, bid, samples, report, draws, precision,
+                         control if results else None, cache)
 
     def enough(results: List[SampleResult], draws: List[Draw]) -> bool:
         a = summary(results, draws, "samples")
@@ -214,10 +226,11 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
               tt_mb: float = DEFAULT_TT_MB,
               time_limit: Optional[float] = None, sampling: str = CONDITIONED,
               precision: Optional[float] = None, *,
-              executor: Executor) -> List[PlayerCheck]:
+              executor: Executor, controls: bool = True) -> List[PlayerCheck]:
     """Every player in bidding order: their bid (if made) judged at their
     turn, beside the deal's actual double-dummy result. ``time_limit`` is
-    shared equally by the players' simulations."""
+    shared equally by the players' simulations; ``controls``: see
+    :func:`analyse`."""
     check_samples(samples)
     time_limit = check_time_limit(time_limit)
     auction = deal.auction or Auction(deal.players, deal.dealer)
@@ -229,7 +242,7 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
         k = Knowledge.from_deal(deal, player)
         cand = file_bid(deal, player)
         analysis = analyse(k, samples, seed, cand, progress, tt_mb, share, sampling, precision,
-                           executor=executor)
+                           executor=executor, controls=controls)
         actual = actual_result(k, deal, analysis.plan, cand, solver)
         out.append(PlayerCheck(player, cand, analysis, actual))
     return out

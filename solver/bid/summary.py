@@ -15,7 +15,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..auction import STANDARD
 from ..scoring import DUMMY, TRICKS_PER_HAND
+from ..auction import nil_counts
 from .candidates import BIDS, Candidate, default_candidates
+from .control import ODDS_SHARE, ControlDraws, at_least
 from .estimates import Estimate
 from .knowledge import Knowledge
 from .layout import Plan, SampleResult, certain_trick
@@ -186,25 +188,76 @@ class BidAnalysis:
         return self.queries
 
 
+@dataclass
+class SummaryCache:
+    """What one run's summaries share (a run summarises again at each
+    checkpoint, over more layouts): per draw number, the declarer odds of a
+    bid and the outcome of a candidate with a declarer, which depend on the
+    draw alone."""
+
+    odds: Dict[Tuple[int, int], Odds] = field(default_factory=dict)
+    outcomes: Dict[Tuple[int, str, Candidate], BidOutcome] = field(default_factory=dict)
+
+
 class Layouts:
     """The solved layouts with their weights (``None``: equal) and, per
-    layout and bid, who declares with what chance."""
+    layout and bid, who declares with what chance; with ``controls``
+    (:mod:`.control`) the predictions of the solved layouts (``indices``:
+    their draw numbers) and the control draws."""
 
     def __init__(self, knowledge: Knowledge, results: Sequence[SampleResult],
-                 draws: Optional[Sequence[Draw]] = None) -> None:
+                 draws: Optional[Sequence[Draw]] = None,
+                 controls: Optional[ControlDraws] = None,
+                 indices: Sequence[int] = (), cache: Optional[SummaryCache] = None) -> None:
         self.knowledge = knowledge
         self.results = results
         self.draws = draws
         self.weights = None if draws is None else [d.weight for d in draws]
-        self._odds: Dict[Tuple[int, int], Odds] = {}
+        # the cache's keys: the draw numbers of a run's cache, else the positions
+        self.numbers = [r.index for r in results] if cache is not None else \
+            list(range(len(results)))
+        self.cache = cache or SummaryCache()
+        self.controls = controls
+        self.predictions = [] if controls is None else [controls.solved(i) for i in indices]
 
     def odds(self, i: int, tricks: int) -> Odds:
         if self.draws is None:
             return ((declarer_for(self.knowledge, tricks, self.results[i]), 1),)
-        key = (i, tricks)
-        if key not in self._odds:
-            self._odds[key] = declarer_odds(self.knowledge, tricks, self.draws[i].later)
-        return self._odds[key]
+        key = (self.numbers[i], tricks)
+        odds = self.cache.odds.get(key)
+        if odds is None:
+            odds = self.cache.odds[key] = declarer_odds(self.knowledge, tricks,
+                                                        self.draws[i].later)
+        return odds
+
+    def chance_at_least(self, values: Sequence[float], declarer: str, tricks: int,
+                        indices: Sequence[int], weights: Optional[Sequence[float]]) -> Estimate:
+        """The chance of ``values`` (0/1 per layout of ``indices``: the side
+        takes at least ``tricks`` when ``declarer`` declares), controlled by
+        the predictor's chance of it where there are controls."""
+        c = self.controls
+        if c is None:
+            return Estimate.proportion(values, weights)
+        mu, var = c.mean(("at least", declarer, tricks),
+                         lambda j: at_least(c.predictions[j][declarer], tricks))
+        xs = [at_least(self.predictions[i][declarer], tricks) for i in indices]
+        return Estimate.controlled(values, xs, mu, var, weights, chance=True)
+
+    def modelled_chance(self, values: Sequence[float], key: object,
+                        control: Callable[[Odds, Dict[str, float]], float],
+                        weights: Optional[Sequence[float]]) -> Estimate:
+        """A chance over all layouts under the later-bid model, controlled by
+        ``control(odds, predictions)`` (the odds of the bid in question, for
+        a layout or a control draw) where there are controls and the later
+        bids are modelled (under uniform sampling they are double-dummy:
+        the control draws cannot tell them)."""
+        c = self.controls
+        if c is None or self.draws is None:
+            return Estimate.proportion(values, weights)
+        tricks = key[1]  # type: ignore[index]
+        mu, var = c.mean(key, lambda j: control(c.odds(j, tricks), c.predictions[j]), ODDS_SHARE)
+        xs = [control(self.odds(i, tricks), self.predictions[i]) for i in range(len(self.results))]
+        return Estimate.controlled(values, xs, mu, var, weights, chance=True)
 
 
 def roles(knowledge: Knowledge) -> Tuple[str, ...]:
@@ -233,8 +286,10 @@ def _subset(weights: Optional[Sequence[float]], indices: Sequence[int]) -> Optio
 
 
 def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult],
-               weights: Optional[Sequence[float]] = None) -> List[RoleStats]:
+               weights: Optional[Sequence[float]] = None,
+               layouts: Optional[Layouts] = None) -> List[RoleStats]:
     k = knowledge
+    layouts = layouts or Layouts(k, results)
     out = []
     for declarer in roles(k):
         indices = solved(k, results, declarer)
@@ -250,7 +305,8 @@ def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult]
         if w is not None:
             total = sum(w)
             hist = [h * n / total for h in hist]
-        make = tuple(Estimate.proportion([1 if t >= b else 0 for t in tricks], w) for b in BIDS)
+        make = tuple(layouts.chance_at_least([1 if t >= b else 0 for t in tricks], declarer, b,
+                                             indices, w) for b in BIDS)
         hands = [k.player] + ([DUMMY] if declarer == k.player else [])
         nils = []
         for hand in hands:
@@ -262,23 +318,35 @@ def role_stats(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult]
             nils.append(NilChance(hand, Estimate.proportion(kept, weights), implied))
         partner = DUMMY if declarer == k.player else k.third(declarer)
         out.append(RoleStats(declarer, "declarer" if declarer == k.player else "defender",
-                             partner, tuple(hist), Estimate.mean(tricks, weights), make,
+                             partner, tuple(hist), _tricks(layouts, tricks, declarer, indices, w), make,
                              tuple(nils)))
     return out
+
+
+def _tricks(layouts: Layouts, tricks: Sequence[int], declarer: str, indices: Sequence[int],
+            weights: Optional[Sequence[float]]) -> Estimate:
+    """The mean side tricks when ``declarer`` declares, controlled by the
+    predicted tricks where there are controls."""
+    c = layouts.controls
+    if c is None:
+        return Estimate.mean(tricks, weights)
+    mu, var = c.mean(("tricks", declarer), lambda j: c.predictions[j][declarer])
+    return Estimate.controlled(tricks, [layouts.predictions[i][declarer] for i in indices],
+                               mu, var, weights)
 
 
 def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
                     layouts: Layouts) -> CandidateStats:
     k = knowledge
     w = layouts.weights
-    known: Dict[Tuple[int, str], BidOutcome] = {}
+    known = layouts.cache.outcomes
 
     def outcome(i: int, declarer: str) -> BidOutcome:
         """The candidate's outcome in layout ``i`` with ``declarer`` (each worked out once)."""
-        o = known.get((i, declarer))
+        key = (layouts.numbers[i], declarer, candidate)
+        o = known.get(key)
         if o is None:
-            o = known[(i, declarer)] = sample_outcome(k, plan, candidate, layouts.results[i],
-                                                      declarer)
+            o = known[key] = sample_outcome(k, plan, candidate, layouts.results[i], declarer)
         return o
 
     outcomes = [[(p, outcome(i, d)) for d, p in layouts.odds(i, candidate.tricks)]
@@ -287,27 +355,38 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
     def each(value: Callable[[BidOutcome], float]) -> List[float]:
         return [sum(p * value(o) for p, o in layout) for layout in outcomes]
 
+    b = candidate.tricks
+    p = k.player
     nil_stats = []
     for hand in candidate.nils:
         counts = each(lambda o: any(h == hand for h, _ in o.nils))
         kept = each(lambda o: any(h == hand and ok for h, ok in o.nils))
-        nil_stats.append(NilResultStats(hand, Estimate.proportion(counts, w),
-                                        Estimate.ratio(kept, counts, w)))
+        nil_stats.append(NilResultStats(
+            hand, layouts.modelled_chance(
+                counts, ("counts", b, hand),
+                lambda odds, _: sum(c for d, c in odds if nil_counts(p, hand, d)), w),
+            Estimate.ratio(kept, counts, w)))
     by_role, make_by_role, share = [], [], []
     for declarer in roles(k):
         indices = solved(k, layouts.results, declarer)
         forced = [outcome(j, declarer) for j in indices]
         sub = _subset(w, indices)
         by_role.append((declarer, Estimate.mean([o.score for o in forced], sub)))
-        make_by_role.append((declarer, Estimate.proportion([1 if o.made else 0 for o in forced],
-                                                           sub)))
-        share.append((declarer, Estimate.proportion(each(lambda o: o.declarer == declarer), w)))
+        make_by_role.append((declarer, layouts.chance_at_least(
+            [1 if o.made else 0 for o in forced], declarer, b, indices, sub)))
+        share.append((declarer, layouts.modelled_chance(
+            each(lambda o: o.declarer == declarer), ("declares", b, declarer),
+            lambda odds, _: sum(c for d, c in odds if d == declarer), w)))
     scores = each(lambda o: o.score)
     return CandidateStats(
         candidate, candidate.call(k.player), Estimate.mean(scores, w),
         Estimate.mean(each(lambda o: o.points), w), Estimate.mean(each(lambda o: o.bags), w),
-        Estimate.proportion(each(lambda o: o.made), w),
-        Estimate.proportion(each(lambda o: o.declarer == k.player), w),
+        layouts.modelled_chance(
+            each(lambda o: o.made), ("make", b),
+            lambda odds, predicted: sum(c * at_least(predicted[d], b) for d, c in odds), w),
+        layouts.modelled_chance(
+            each(lambda o: o.declarer == p), ("declares", b, p),
+            lambda odds, _: sum(c for d, c in odds if d == p), w),
         tuple(nil_stats), tuple(by_role), tuple(scores), tuple(make_by_role), tuple(share))
 
 
@@ -330,14 +409,20 @@ def judge(stats: CandidateStats, others: Sequence[CandidateStats],
 def summarise(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult], seed: int,
               bid: Optional[Candidate] = None, requested: Optional[int] = None,
               sampling: Optional[SamplingReport] = None,
-              draws: Sequence[Draw] = (), target: Optional[float] = None) -> BidAnalysis:
+              draws: Sequence[Draw] = (), target: Optional[float] = None,
+              controls: Optional[ControlDraws] = None,
+              cache: Optional[SummaryCache] = None) -> BidAnalysis:
     """The statistics of ``results``. With ``sampling`` from the conditioned
     method, ``draws`` (aligned with ``results``) give the weights and the
     later bidders' views; otherwise every layout weighs the same and the
-    later bids are the double-dummy ones."""
+    later bids are the double-dummy ones. With ``controls`` (and ``draws``)
+    the chances and mean tricks are controlled estimates (:mod:`.control`).
+    ``cache``: shared by the summaries of one run's layouts (whose draw
+    numbers, ``SampleResult.index``, name the same layout each time)."""
     k = knowledge
     modelled = sampling is not None and sampling.modelled
-    layouts = Layouts(k, results, draws if modelled else None)
+    layouts = Layouts(k, results, draws if modelled else None, controls,
+                      [d.index for d in draws] if controls is not None else (), cache)
     cands = default_candidates(k)
     if bid is not None and bid not in cands:
         cands.append(bid)
@@ -346,7 +431,7 @@ def summarise(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult],
     judged = judge(stats[bid], ranked, layouts.weights) if bid is not None else None
     plain = [Candidate(t) for t in BIDS] if k.bidding == STANDARD else default_candidates(k)
     return BidAnalysis(k, len(results), seed, plan, tuple(results),
-                       tuple(role_stats(k, plan, results, layouts.weights)),
+                       tuple(role_stats(k, plan, results, layouts.weights, layouts)),
                        tuple(stats[c] for c in plain), tuple(ranked), ranked[0], judged,
                        sum(r.queries for r in results),
                        len(results) if requested is None else requested, sampling, tuple(draws),
