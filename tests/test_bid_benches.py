@@ -79,8 +79,9 @@ def test_brier_and_reliability_table():
 def test_one_deal_end_to_end(tmp_path, capsys):
     d = calibrate.calibrate_deal((1, 0, 4))
     assert d["index"] == 0 and len(d["bids"]) == 2
-    for player, methods in (("B", {"uniform", "uniform+model", "conditioned"}),
-                            ("C", {"uniform", "conditioned"})):
+    for player, methods in (("B", {"uniform", "uniform+model", "conditioned",
+                                   "conditioned+controls"}),
+                            ("C", {"uniform", "conditioned", "conditioned+controls"})):
         assert set(d[player]["methods"]) == methods
         assert d[player]["outcomes"][0] is True                # a side takes at least 0
         for row in d[player]["methods"].values():
@@ -92,6 +93,7 @@ def test_one_deal_end_to_end(tmp_path, capsys):
                            "--save", str(saved)]) == 0           # taken from the file
     out = capsys.readouterr().out
     assert "second bidder (B), 1 deals" in out and "| conditioned |" in out
+    assert "| conditioned+controls |" in out and "minus conditioned (paired)" in out
 
 
 def test_conditioning_cost_runs_every_case(capsys):

@@ -41,9 +41,13 @@ from .sampling import Draw, LaterBidder, Sampler, sample_layout
 #: seeds are below 2^64 (docs/LIMITS.md), so the control draws of seed S
 #: (drawn as seed S + 2^64) never meet a user's seed
 CONTROL_SEED_OFFSET = 1 << 64
-#: control draws per solved layout, and at least this many
+#: control draws per solved layout, at least and at most this many (the
+#: cap bounds the memory they hold: a run's figures need the control draws
+#: kept; past it their mean's own variance, in every standard error, stops
+#: shrinking)
 DRAWS_PER_SAMPLE = 12
 MIN_DRAWS = 200
+MAX_DRAWS = 20000
 #: the share of the control draws that a control needing the later bids'
 #: odds (a model evaluation per call and bid) is evaluated on
 ODDS_SHARE = 0.25
@@ -126,6 +130,7 @@ class ControlDraws:
         """Draw until there are at least ``count`` (fewer when the sampler's
         draw cap is reached)."""
         k = self.knowledge
+        count = min(count, MAX_DRAWS)
         if self._draws is None:
             seed = self.seed + CONTROL_SEED_OFFSET
             self._sampler = Sampler(k, seed, self.method)

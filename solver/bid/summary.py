@@ -191,12 +191,13 @@ class BidAnalysis:
 @dataclass
 class SummaryCache:
     """What one run's summaries share (a run summarises again at each
-    checkpoint, over more layouts): per draw number, the declarer odds of a
-    bid and the outcome of a candidate with a declarer, which depend on the
-    draw alone."""
+    checkpoint, over more layouts): per draw number, the declarer odds of
+    each bid, which depend on the draw alone (a few tuples a layout; the
+    outcomes, one per layout, declarer and candidate, are worked out again
+    each time: kept, they would hold hundreds of bytes per layout and
+    candidate)."""
 
     odds: Dict[Tuple[int, int], Odds] = field(default_factory=dict)
-    outcomes: Dict[Tuple[int, str, Candidate], BidOutcome] = field(default_factory=dict)
 
 
 class Layouts:
@@ -339,14 +340,14 @@ def candidate_stats(knowledge: Knowledge, plan: Plan, candidate: Candidate,
                     layouts: Layouts) -> CandidateStats:
     k = knowledge
     w = layouts.weights
-    known = layouts.cache.outcomes
+    known: Dict[Tuple[int, str], BidOutcome] = {}
 
     def outcome(i: int, declarer: str) -> BidOutcome:
         """The candidate's outcome in layout ``i`` with ``declarer`` (each worked out once)."""
-        key = (layouts.numbers[i], declarer, candidate)
-        o = known.get(key)
+        o = known.get((i, declarer))
         if o is None:
-            o = known[key] = sample_outcome(k, plan, candidate, layouts.results[i], declarer)
+            o = known[(i, declarer)] = sample_outcome(k, plan, candidate, layouts.results[i],
+                                                      declarer)
         return o
 
     outcomes = [[(p, outcome(i, d)) for d, p in layouts.odds(i, candidate.tricks)]
