@@ -4,6 +4,7 @@
     python benches/advise_cost.py sample [--layouts 30] [--seed 1] [DEAL ...]
     python benches/advise_cost.py exact [--seed 1] [DEAL ...]
     python benches/advise_cost.py run [--samples 200] [--jobs 2] [--seed 1] [DEAL ...]
+    python benches/advise_cost.py review [--jobs 2] [DEAL ...]
 
 ``sample``: at the opening lead of each deal (default: the three of
 ``DEFAULT_DEALS``), for the first ``--layouts`` layouts ``advise`` would
@@ -22,18 +23,23 @@ the cost per layout. What ``--exact-limit``'s default rests on.
 ``run``: ``advise`` at the opening lead of each deal with ``--samples``
 samples on ``--jobs`` worker processes, the wall time and CPU time of the
 whole command (``dummy-spades advise FILE -n N --jobs J --json``).
-Time it under ``flock /work/quiet.lock chrt -r 10`` on a shared machine.
+``review``: ``dummy-spades review FILE --single-dummy --jobs J --json`` (default
+deal ``hands/bag-penalty.yaml``; default samples), wall and CPU time, the
+cards judged and each player's single-dummy points lost.
+
+Time ``run`` and ``review`` under ``flock /work/quiet.lock chrt -r 10`` on a
+shared machine.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import time
-from typing import List
+from typing import Any, Dict, List, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -106,40 +112,65 @@ def exact_cost(paths: List[str], seed: int, tt_mb: float, top: int = 10_000) -> 
                 break
 
 
+def timed_command(*args: str) -> Tuple[float, float, Dict[str, Any]]:
+    """``dummy-spades ARGS --json``: its wall time, the CPU time of the
+    command and its workers, and its JSON."""
+    exe = os.path.join(os.path.dirname(sys.executable), "dummy-spades")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    out = subprocess.run([exe, *args, "--json"], check=True, capture_output=True,
+                         text=True).stdout
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, json.loads(out)
+
+
 def run_cost(paths: List[str], samples: int, jobs: int, seed: int) -> None:
     print(f"`dummy-spades advise FILE -n {samples} --jobs {jobs} --seed {seed} --json` at the "
           "opening lead (wall time; CPU of the command and its workers):\n")
     print("| deal | chooser | wall s | CPU s | recommended | its expected score |")
     print("|---|---|---|---|---|---|")
-    exe = os.path.join(os.path.dirname(sys.executable), "dummy-spades")
-    import json
     for path in paths:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t = time.monotonic()
-        out = subprocess.run([exe, "advise", os.path.join(ROOT, path), "-n", str(samples),
-                              "--jobs", str(jobs), "--seed", str(seed), "--json"],
-                             check=True, capture_output=True, text=True).stdout
-        wall = time.monotonic() - t
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        data = json.loads(out)
+        wall, cpu, data = timed_command("advise", os.path.join(ROOT, path), "-n", str(samples),
+                                        "--jobs", str(jobs), "--seed", str(seed))
         best = data["cards"][0]
         print(f"| {os.path.basename(path)} | {data['player']} | {wall:.1f} | {cpu:.1f} "
               f"| {' '.join(best['cards'])} | {best['score']['value']:+.1f} ± "
               f"{best['score']['se']:.1f} |")
 
 
+def review_cost(paths: List[str], jobs: int) -> None:
+    print(f"`dummy-spades review FILE --single-dummy --jobs {jobs} --json` (wall time; CPU of "
+          "the command and its workers):\n")
+    print("| deal | wall s | CPU s | cards judged | exact | points lost (Alice, Bob, Carol...) |")
+    print("|---|---|---|---|---|---|")
+    for path in paths:
+        wall, cpu, data = timed_command("review", os.path.join(ROOT, path), "--single-dummy",
+                                        "--jobs", str(jobs))
+        judged = [c["single_dummy"] for c in data["cards"] if c["single_dummy"]]
+        exact = sum(1 for j in judged if j["method"] == "exact")
+        losses = ", ".join(f"{p['player']} {p['score_loss']['value']:.1f} ± "
+                           f"{p['score_loss']['se']:.1f}" for p in data["single_dummy"]["players"])
+        print(f"| {os.path.basename(path)} | {wall:.1f} | {cpu:.1f} | {len(judged)} | {exact} "
+              f"| {losses} |")
+
+
 def main(argv: List[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("sample", "exact", "run"))
-    parser.add_argument("deals", nargs="*", default=list(DEFAULT_DEALS))
+    parser.add_argument("what", choices=("sample", "exact", "run", "review"))
+    parser.add_argument("deals", nargs="*")
     parser.add_argument("--layouts", type=int, default=30)
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tt-mb", type=float, default=sd.DEFAULT_TT_MB)
     args = parser.parse_intermixed_args(argv)
-    if args.what == "sample":
+    if not args.deals:
+        args.deals = ["hands/bag-penalty.yaml"] if args.what == "review" else list(DEFAULT_DEALS)
+    if args.what == "review":
+        review_cost(args.deals, args.jobs)
+    elif args.what == "sample":
         sample_cost(args.deals, args.layouts, args.seed, args.tt_mb)
     elif args.what == "exact":
         exact_cost(args.deals, args.seed, args.tt_mb)

@@ -9,6 +9,7 @@ docs/REVIEW.md.
 """
 from __future__ import annotations
 
+import math
 from typing import Annotated, Dict, List, Optional
 
 import typer
@@ -16,15 +17,20 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from dummy_spades.solver import advise as sd
+from dummy_spades.solver import limits
+from dummy_spades.solver.advise import review as sdr
 from dummy_spades.solver.backend import make_solver
+from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.review import CardJudgement, CutThroatNote, HandReview, Scores, review
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
-from .common import console, emit_json, handle_errors, load_for_analysis, signed
-from .options import DealFile, NoSpadeBreaking, json_option
+from .common import console, emit_json, handle_errors, load_for_analysis, progress_bar, signed
+from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
+                      Sampling, Seed, json_option, sampling_option, where)
 from .render import add_columns, card_names, card_text, cards_text, display_order
 from .solve import TtMb, breaking_text, player_json
 
@@ -61,11 +67,47 @@ def _note_json(n: Optional[CutThroatNote]) -> Optional[Dict[str, object]]:
             "bag_penalties": list(n.bag_penalties)}
 
 
-def review_json(r: HandReview, file: str) -> Dict[str, object]:
-    """The documented JSON of ``review --json`` (docs/REVIEW.md)."""
+def _estimate_json(e: Estimate) -> Dict[str, object]:
+    return e.as_json()
+
+
+def _single_dummy_card_json(j: Optional[sdr.SingleDummyJudgement]) -> Optional[Dict[str, object]]:
+    if j is None:
+        return None
+    a = j.advice
+    return {"verdict": j.verdict, "tricks_loss": _estimate_json(j.tricks_loss),
+            "score_loss": _estimate_json(j.score_loss),
+            "best": card_names(display_order(j.best.cards)),
+            "single_dummy_best": j.single_dummy_best,
+            "played": {"tricks": _estimate_json(j.played.tricks),
+                       "score": _estimate_json(j.played.score)},
+            "method": a.method, "samples": a.samples, "layouts": a.layouts,
+            "consistent_layouts": a.consistent,
+            "effective_samples": round(a.effective_samples, 1)}
+
+
+def single_dummy_json(s: sdr.SingleDummyReview) -> Dict[str, object]:
+    return {"samples": s.samples, "seed": s.seed, "sampling": s.sampling,
+            "exact_limit": s.exact_limit, "cards_judged": len(s.judgements),
+            "players": [{"player": p.player, "cards": p.cards,
+                         "tricks_loss": _estimate_json(p.tricks_loss),
+                         "score_loss": _estimate_json(p.score_loss),
+                         **{v: p.count(v) for v in sdr.VERDICTS}} for p in s.players],
+            "honesty": sd.HONESTY}
+
+
+def review_json(r: HandReview, file: str,
+                single: Optional[sdr.SingleDummyReview] = None) -> Dict[str, object]:
+    """The documented JSON of ``review --json`` (docs/REVIEW.md); with
+    ``single`` (``--single-dummy``) each card's ``single_dummy`` and the
+    top-level ``single_dummy``."""
     deal, seating = r.deal, r.seating
     final = r.final.points
-    return {
+    cards = [_card_json(c) for c in r.cards]
+    if single is not None:
+        for c, card in zip(r.cards, cards):
+            card["single_dummy"] = _single_dummy_card_json(single.judgement_of(c.number))
+    out: Dict[str, object] = {
         "file": file,
         "title": deal.title or None,
         "spade_breaking": deal.rules.breaking,
@@ -80,7 +122,7 @@ def review_json(r: HandReview, file: str) -> Dict[str, object]:
         "given_away": r.given_away,
         "side_given_away": {"declarer": r.side_lost(DECLARER_SIDE),
                             "defenders": r.side_lost(DEFENDER_SIDE)},
-        "cards": [_card_json(c) for c in r.cards],
+        "cards": cards,
         "mistakes": [{"number": m.card.number, "trick": m.card.trick, "hand": m.card.hand,
                       "player": m.card.player, "card": format_card(m.card.card),
                       "lost": m.card.lost, "at": _scores_json(m.at),
@@ -88,6 +130,9 @@ def review_json(r: HandReview, file: str) -> Dict[str, object]:
                       "final_change": {p: final[p] - pts for p, pts in m.at.points.items()},
                       "note": _note_json(m.note)} for m in r.mistakes],
     }
+    if single is not None:
+        out["single_dummy"] = single_dummy_json(single)
+    return out
 
 
 # ------------------------------------------------------------------ Rich
@@ -109,20 +154,69 @@ def _best_text(c: CardJudgement) -> Text:
     return Text(" | ", style="dim").join(cards_text(display_order(g)) for g in c.best)
 
 
-def render_cards(r: HandReview) -> Table:
-    t = Table(title="Every card: the declarer side's double-dummy tricks before and after it",
+VERDICT_STYLES = {sdr.UNLUCKY: "yellow", sdr.LUCKY: "cyan", sdr.MISTAKE: "bold red",
+                  sdr.FINE: "green"}
+
+
+def _loss(e: Estimate, digits: int = 1, gap: str = " ") -> str:
+    """``1.2 ±0.8`` (no ± when exact)."""
+    se = "" if math.isnan(e.se) or e.se == 0 else f"{gap}±{e.se:.{digits}f}"
+    return f"{e.value:.{digits}f}{se}"
+
+
+def _single_cell(j: Optional[sdr.SingleDummyJudgement]) -> Text:
+    """``unlucky 2.9±3.0 ♦K``: the verdict, the points lost to the
+    single-dummy best card, and that card."""
+    if j is None:
+        return Text("")
+    text = Text(j.verdict, style=VERDICT_STYLES[j.verdict])
+    if j.played is not j.best:
+        text.append(f" {_loss(j.score_loss, gap='')} ", style="dim")
+        text.append_text(cards_text(display_order(j.best.cards)))
+    return text
+
+
+def render_cards(r: HandReview, single: Optional[sdr.SingleDummyReview] = None) -> Table:
+    t = Table(title="Every card: the declarer side's double-dummy tricks before and after it"
+                    + ("; single dummy: the verdict, the chooser's expected points lost to "
+                       "the single-dummy best card (± one standard error), that card"
+                       if single else ""),
               title_justify="left", show_edge=False, pad_edge=False)
     add_columns(t, (("trick", "right"), ("hand", "left"), ("card", "left"),
                     ("decl.", "right"), ("", "left"), ("best cards (equivalent cards together)",
-                                                       "left")))
+                                                       "left"))
+                + ((("single dummy", "left"),) if single else ()))
     for c in r.cards:
         tricks = (f"{c.declarer_before}" if c.declarer_after == c.declarer_before
                   else f"{c.declarer_before}→{c.declarer_after}")
+        extra = (_single_cell(single.judgement_of(c.number)),) if single else ()
         t.add_row(str(c.trick) if c.number % 4 == 1 or c.number == 1 else "", _who(c),
                   card_text(c.card), Text(tricks, style="bold red" if c.lost else ""),
-                  _verdict(c), _best_text(c),
+                  _verdict(c), _best_text(c), *extra,
                   end_section=c.number % 4 == 0 and c.number < len(r.cards))
     return t
+
+
+def render_single_dummy(s: sdr.SingleDummyReview) -> Group:
+    """The per-player summary of the single-dummy judgements."""
+    t = Table(title=f"Single dummy, each player's cards that had a choice judged from what they "
+                    f"could see ({s.samples} samples a card, exact when at most "
+                    f"{s.exact_limit:,} layouts; {s.sampling} sampling, seed {s.seed}): "
+                    "expected tricks and points lost to the single-dummy best cards "
+                    "(± one standard error)",
+              title_justify="left", show_edge=False, pad_edge=False)
+    add_columns(t, (("player", "left"), ("cards", "right"), ("tricks lost", "right"),
+                    ("points lost", "right"), ("mistake", "right"), ("unlucky", "right"),
+                    ("lucky", "right"), ("fine", "right")))
+    for p in s.players:
+        t.add_row(Text(p.player, style="bold"), str(p.cards), _loss(p.tricks_loss, 2),
+                  _loss(p.score_loss), *(str(p.count(v)) for v in
+                                         (sdr.MISTAKE, sdr.UNLUCKY, sdr.LUCKY, sdr.FINE)))
+    legend = Text("mistake: worse single dummy (by more than two standard errors) and it lost "
+                  "double dummy; unlucky: single-dummy best (or within two standard errors) "
+                  "but it lost double dummy; lucky: worse single dummy, no double-dummy loss; "
+                  "fine: neither. " + sd.HONESTY, style="dim italic")
+    return Group(t, legend)
 
 
 def render_given_away(r: HandReview) -> Table:
@@ -198,7 +292,7 @@ def note_text(r: HandReview, note: CutThroatNote, card: CardJudgement) -> Text:
     return text
 
 
-def render_review(r: HandReview) -> Group:
+def render_review(r: HandReview, single: Optional[sdr.SingleDummyReview] = None) -> Group:
     deal, seating = r.deal, r.seating
     auction = deal.auction
     assert auction is not None
@@ -220,7 +314,10 @@ def render_review(r: HandReview) -> Group:
         (f"-{decl_lost}", "red" if decl_lost else ""), " given away by the declarer side, ",
         (f"+{def_lost}", "red" if def_lost else ""), " given away by the defenders: ",
         (f"{r.final.declarer_tricks}", "bold"), f" ({end})."))
-    parts += [Text(), render_cards(r), Text(), render_given_away(r), Text(), render_scores(r)]
+    parts += [Text(), render_cards(r, single), Text(), render_given_away(r), Text(),
+              render_scores(r)]
+    if single is not None:
+        parts += [Text(), render_single_dummy(single)]
     notes = [note_text(r, m.note, m.card) for m in r.mistakes if m.note is not None]
     if notes:
         parts.append(Text())
@@ -237,15 +334,45 @@ def review_command(
     no_spade_breaking: NoSpadeBreaking = False,
     json_out: Annotated[bool, json_option("docs/REVIEW.md")] = False,
     tt_mb: TtMb = None,
+    single_dummy: Annotated[bool, typer.Option(
+        "--single-dummy", metavar="",
+        help="Also judge every card that had a choice single dummy, from what its chooser "
+             "could see then (as `advise`): the expected tricks and points lost to the "
+             "single-dummy best card, and a verdict (mistake, unlucky, lucky, fine).")] = False,
+    samples: Annotated[int, typer.Option(
+        "--samples", "-n", metavar="N", min=1, max=limits.SAMPLES_MAX,
+        help=f"With --single-dummy: layouts sampled per card (default "
+             f"{sdr.DEFAULT_SAMPLES}: a whole hand in about a minute on two cores).")]
+    = sdr.DEFAULT_SAMPLES,
+    seed: Seed = sd.DEFAULT_SEED,
+    sampling: Annotated[Sampling, sampling_option(
+        "With --single-dummy: conditioned (the bids weight the layouts, as `advise`) or "
+        "uniform.")] = Sampling.conditioned,
+    exact_limit: Annotated[int, typer.Option(
+        "--exact-limit", metavar="N", min=0, max=sd.EXACT_LIMIT_MAX,
+        help="With --single-dummy: solve every consistent layout at a card when there are at "
+             "most N.")] = sd.DEFAULT_EXACT_LIMIT,
+    jobs: Jobs = None,
+    cluster: Cluster = None,
+    cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,
 ) -> None:
-    """Every card played judged double dummy: tricks lost, best cards, scores, cut-throat notes."""
+    """Every card played judged double dummy: tricks lost, best cards, scores, cut-throat notes;
+    with --single-dummy also from what its chooser could see."""
+    runs_on = where(jobs, cluster, cluster_timeout)
     deal: Deal = load_for_analysis(file, no_spade_breaking)
     solver = make_solver(tt_mb)
     result = review(deal, solver)
+    single = None
+    if single_dummy:
+        planned = sdr.plan(deal, result.cards, samples=samples, seed=seed,
+                           sampling=sampling.value, exact_limit=exact_limit)
+        with runs_on.start() as runner, progress_bar(planned.total, "single dummy") as advance:
+            single = sdr.single_dummy_review(planned, executor=runner, progress=advance,
+                                             tt_mb=sd.DEFAULT_TT_MB if tt_mb is None else tt_mb)
     if json_out:
-        emit_json(review_json(result, str(file)))
+        emit_json(review_json(result, str(file), single))
     else:
-        console.print(render_review(result))
+        console.print(render_review(result, single))
 
 
 def register(app: typer.Typer) -> None:

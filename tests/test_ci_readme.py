@@ -122,7 +122,8 @@ USAGE = [command for pipeline in PIPELINES for command in pipeline]
 # command line runs, not the numbers of a long simulation.
 CHEAPER = {"--samples": "6", "--time-limit": "0", "--count": "12"}
 # The same where a command's default is the long run.
-CHEAPER_DEFAULTS = {"bid": ("--samples", "6"), "duck": ("--time-limit", "0")}
+CHEAPER_DEFAULTS = {"bid": ("--samples", "6"), "duck": ("--time-limit", "0"),
+                    "review": ("--samples", "6")}
 
 
 def test_the_usage_section_shows_every_command():

@@ -93,6 +93,85 @@ def advise(deal: Deal, player: Optional[str] = None, *, samples: int = DEFAULT_S
                      solver=solver, tt_mb=tt_mb, progress=progress, update=update, real=real)
 
 
+class Solving:
+    """The layouts one advice solves and the answers so far: the layouts
+    chosen (:meth:`items`, in order, exact or sampled), the answers added
+    (:meth:`add`), and the advice they give (:meth:`advice`). An advice is
+    one of these run over an executor (:func:`advise_on`); a review runs
+    many through one executor (:mod:`.review`)."""
+
+    def __init__(self, question: Question, samples: int, seed: int, sampling: str,
+                 exact_limit: int, precision: Optional[float] = None,
+                 double_dummy: Optional[Tuple[int, ...]] = None) -> None:
+        check_samples(samples)
+        check_exact_limit(exact_limit)
+        self.question = q = question
+        self.seed = seed
+        self.precision = check_precision(precision)
+        self.double_dummy = double_dummy
+        self.scorer = Scorer(q)
+        self.consistent = q.space.count()
+        if self.consistent == 0:   # the real layout is always one: contradictory knowledge
+            raise AdviseError("no layout of the hidden hands fits what the player has seen",
+                              field="played", expected="a play the hands allow")
+        self.exact = self.consistent <= exact_limit
+        self.draws: Optional[Draws] = None
+        if self.exact:
+            listed, self.report = exact_layouts(q, seed, sampling)
+            self.requested = len(listed)
+            self.stream: Iterator[Weighted] = iter(listed)
+        else:
+            self.draws = Draws(q, seed, sampling)
+            self.requested = samples
+            self.stream = self.draws.draws(samples)
+        self.taken: List[Weighted] = []
+        self.answers: List[LayoutAnswers] = []
+
+    def items(self) -> Iterator[Tuple[int, Layout]]:
+        """The layouts to solve, in order, as ``(index, layout)`` items."""
+        for w in self.stream:
+            self.taken.append(w)
+            yield (w.index, w.layout)
+
+    def add(self, answer: LayoutAnswers) -> None:
+        self.answers.append(answer)
+
+    @property
+    def done(self) -> bool:
+        return len(self.answers) >= self.requested
+
+    def stopped_by(self) -> str:
+        """Why a run that ended here stopped, when nothing stopped it on purpose."""
+        if self.done:
+            return "layouts" if self.exact else "samples"
+        return "draws" if self.draws is not None and self.draws.capped else "time"
+
+    def advice(self, stopped_by: Optional[str] = None) -> Advice:
+        """The advice of the answers so far."""
+        q, answers = self.question, self.answers
+        taken = self.taken[:len(answers)]
+        weighted = [w.weight for w in taken]
+        report = self.draws.report() if self.draws is not None else self.report
+        weights = weighted if report.conditioned else None
+        complete = self.exact and len(answers) == self.requested
+        return Advice(
+            question=q, players=self.scorer.players, method=EXACT if complete else SAMPLED,
+            consistent=self.consistent, layouts=len({w.layout for w in taken}),
+            samples=len(answers), requested=self.requested,
+            effective_samples=effective_samples(weighted) if report.conditioned
+            else float(len(answers)), seed=self.seed,
+            stopped_by=stopped_by or self.stopped_by(), sampling=report,
+            cards=card_figures(q, self.scorer, answers, weights, complete, self.double_dummy),
+            queries=sum(a.queries for a in answers), nodes=sum(a.nodes for a in answers),
+            target=self.precision)
+
+
+def layout_work(question: object, tt_mb: float) -> run.Work:
+    """The work of solving layouts (``context``: a question, or what
+    :func:`solve_layout` is given by the caller)."""
+    return run.Work(solve_layout, question, make_solver, (tt_mb,))
+
+
 def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
               sampling: str = CONDITIONED, exact_limit: int = DEFAULT_EXACT_LIMIT,
               precision: Optional[float] = None, time_limit: Optional[float] = None,
@@ -106,83 +185,39 @@ def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int =
     given); ``progress()`` is called after each layout; ``update(advice)``
     at each checkpoint of a sampled run (a live display); ``real``: the real
     layout of the hidden hands, solved for ``double_dummy`` (hindsight)."""
-    check_samples(samples)
-    check_exact_limit(exact_limit)
-    precision = check_precision(precision)
     if time_limit is not None and not (time_limit >= 0 and math.isfinite(time_limit)):
         raise AdviseError(f"{time_limit!r} seconds", field="time_limit",
                           expected="a number of seconds, 0 or more")
-    q = question
-    scorer = Scorer(q)
-    consistent = q.space.count()
-    if consistent == 0:   # the real layout is always one: contradictory knowledge
-        raise AdviseError("no layout of the hidden hands fits what the player has seen",
-                          field="played", expected="a play the hands allow")
-    exact = consistent <= exact_limit
-    draws: Optional[Draws] = None
-    if exact:
-        items, report = exact_layouts(q, seed, sampling)
-        requested = len(items)
-        stream: Iterator[Weighted] = iter(items)
-    else:
-        draws = Draws(q, seed, sampling)
-        requested = samples
-        stream = draws.draws(samples)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    runner: run.Executor = executor if executor is not None else run.Inline(solver)
-    work = run.Work(solve_layout, q, make_solver, (tt_mb,))
-    taken: List[Weighted] = []
-
-    def items_of() -> Iterator[Tuple[int, Layout]]:
-        for w in stream:
-            taken.append(w)
-            yield (w.index, w.layout)
-
-    answers: List[LayoutAnswers] = []
     dd = None
     if real is not None:
-        dd = double_dummy(q, real, solver if solver is not None else make_solver(tt_mb))
-
-    def summary(stopped_by: str) -> Advice:
-        weighted = [w.weight for w in taken[:len(answers)]]
-        rep = draws.report() if draws is not None else report
-        weights = weighted if rep.conditioned else None
-        distinct = len({w.layout for w in taken[:len(answers)]})
-        complete = exact and len(answers) == requested
-        return Advice(
-            question=q, players=scorer.players, method=EXACT if complete else SAMPLED,
-            consistent=consistent, layouts=distinct, samples=len(answers),
-            requested=requested,
-            effective_samples=effective_samples(weighted) if rep.conditioned
-            else float(len(answers)), seed=seed, stopped_by=stopped_by, sampling=rep,
-            cards=card_figures(q, scorer, answers, weights, complete, dd),
-            queries=sum(a.queries for a in answers), nodes=sum(a.nodes for a in answers),
-            target=precision)
-
+        dd = double_dummy(question, real, solver if solver is not None else make_solver(tt_mb))
+    solving = Solving(question, samples, seed, sampling, exact_limit, precision, dd)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    runner: run.Executor = executor if executor is not None else run.Inline(solver)
     marks = checkpoints()
     mark = next(marks)
-    stopped_by = "layouts" if exact else "samples"
-    results = runner.map(work, items_of(), deadline=deadline, total=requested)
+    stopped_by: Optional[str] = None
+    results = runner.map(layout_work(question, tt_mb), solving.items(), deadline=deadline,
+                         total=solving.requested)
     try:
         for _, answer in results:
-            answers.append(answer)
+            solving.add(answer)
             if progress is not None:
                 progress()
-            if len(answers) == mark and len(answers) < requested and not exact:
+            n = len(solving.answers)
+            if n == mark and not solving.done and not solving.exact:
                 mark = next(marks)
-                a = summary("samples")
-                if precision is not None and a.precision() <= precision:
+                a = solving.advice("samples")
+                if solving.precision is not None and a.precision() <= solving.precision:
                     stopped_by = "precision"
                     break
                 if update is not None:
                     update(a)
     finally:
         results.close()     # stops the workers of a run left early
-    if len(answers) < requested and stopped_by in ("samples", "layouts"):
-        stopped_by = "draws" if draws is not None and draws.capped else "time"
-    return summary(stopped_by)
+    return solving.advice(stopped_by)
 
 
 __all__ = ["DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED", "DEFAULT_TT_MB",
-           "EXACT_LIMIT_MAX", "advise", "advise_on", "check_exact_limit", "check_precision",
-           "check_samples", "double_dummy"]
+           "EXACT_LIMIT_MAX", "Solving", "advise", "advise_on", "check_exact_limit",
+           "check_precision", "check_samples", "double_dummy", "layout_work"]

@@ -1,0 +1,127 @@
+"""``review --single-dummy``: every card that had a choice judged also from
+what its chooser could see.
+
+* each card's single-dummy figures are ``advise``'s at the position where
+  it was played (the deal cut there, the same seed): the review runs many
+  advices through one executor and changes none of them;
+* the verdicts follow from the single-dummy figures and the double-dummy
+  loss; the per-player sums add the cards up;
+* the command: the JSON fields, Bob's opening heart ace in
+  hands/bag-penalty.yaml judged by what he could see.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dummy_spades.cli.app import app
+from dummy_spades.solver import advise as sd
+from dummy_spades.solver.advise import review as sdr
+from dummy_spades.solver.backend import make_solver
+from dummy_spades.solver.bid.estimates import Estimate
+from dummy_spades.solver.cards import format_card, parse_card
+from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.review import CardJudgement, review
+from dummy_spades.solver.run import ProcessPool
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDS = ROOT / "hands"
+runner = CliRunner()
+SOLVER = make_solver(16)
+
+
+def bag_penalty():
+    deal = load_deal(HANDS / "bag-penalty.yaml")
+    return deal, review(deal, SOLVER)
+
+
+def test_each_card_is_advises_judgement_at_its_position():
+    deal, r = bag_penalty()
+    plan = sdr.plan(deal, r.cards, samples=6, seed=4, exact_limit=300)
+    assert [c.number for c in plan.cards] == [c.number for c in r.cards if c.choices > 1]
+    with ProcessPool(2) as pool:
+        single = sdr.single_dummy_review(plan, executor=pool)
+    assert len(single.judgements) == len(plan.cards)
+    for j in single.judgements[::5] + single.judgements[-2:]:
+        cut = deal.with_played(deal.played[:j.card.number - 1])
+        alone = sd.advise(cut, samples=6, seed=4, exact_limit=300, solver=SOLVER,
+                          hindsight=False)
+        assert alone.question.player == j.card.player
+        assert [(c.cards, c.tricks, c.score, c.diff) for c in alone.cards] == \
+            [(c.cards, c.tricks, c.score, c.diff) for c in j.advice.cards]
+        assert j.card.card in j.played.cards
+        assert j.score_loss.value == pytest.approx(-j.played.diff.value)
+
+
+def judgement(lost: int, diff: float, se: float, best: bool = False) -> sdr.SingleDummyJudgement:
+    """A judgement with a played card ``diff`` points (± ``se``) from the best."""
+    card = CardJudgement(1, 1, "Bob", "Bob", 0b0101, 0, 10, 10 - lost, ((1,),), 2)
+    zero = Estimate(0.0, 0.0, 10)
+    best_fig = sd.CardFigures((1,), zero, (), (), zero, zero, zero)
+    played = best_fig if best else sd.CardFigures((0,), zero, (), (), Estimate(diff, se, 10),
+                                                   Estimate(diff, se, 10), zero)
+    advice = sd.Advice(question=None, players=("Alice", "Bob", "Carol"), method=sd.SAMPLED,
+                       consistent=10, layouts=10, samples=10, requested=10,
+                       effective_samples=10.0, seed=1, stopped_by="samples", sampling=None,
+                       cards=(best_fig,) + (() if best else (played,)), queries=0, nodes=0)
+    return sdr.SingleDummyJudgement(card, advice, played)
+
+
+@pytest.mark.parametrize("lost,diff,se,best,verdict", [
+    (1, 0.0, 0.0, True, sdr.UNLUCKY),       # the single-dummy best card lost double dummy
+    (1, -3.0, 2.0, False, sdr.UNLUCKY),     # within two standard errors of the best
+    (0, -10.0, 2.0, False, sdr.LUCKY),      # clearly worse, no double-dummy loss
+    (1, -10.0, 2.0, False, sdr.MISTAKE),    # bad both ways
+    (0, -1.0, 2.0, False, sdr.FINE),
+    (0, 0.0, 0.0, True, sdr.FINE),
+    (0, -0.5, 0.0, False, sdr.LUCKY),       # exact: any loss is clear
+])
+def test_verdicts(lost, diff, se, best, verdict):
+    j = judgement(lost, diff, se, best)
+    assert j.verdict == verdict
+    assert j.score_loss.value == -diff
+
+
+def test_player_sums_add_the_cards_up():
+    js = [judgement(1, -10.0, 2.0), judgement(0, -4.0, 1.5), judgement(1, 0.0, 0.0, True)]
+    (alice, bob, carol) = sdr.player_losses(("Alice", "Bob", "Carol"), js)
+    assert alice.cards == carol.cards == 0 and bob.cards == 3
+    assert bob.score_loss.value == 14.0 and bob.score_loss.se == pytest.approx(math.sqrt(4 + 2.25))
+    assert bob.count(sdr.MISTAKE) == 1 and bob.count(sdr.LUCKY) == 1 and bob.count(sdr.UNLUCKY) == 1
+
+
+def test_the_command_judges_bobs_heart_ace_by_what_he_could_see():
+    r = runner.invoke(app, ["review", str(HANDS / "bag-penalty.yaml"), "--single-dummy",
+                            "-n", "8", "--jobs", "1", "--exact-limit", "200", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    first = out["cards"][0]
+    assert first["card"] == "HA" and first["player"] == "Bob" and first["lost"] == 1
+    sd_first = first["single_dummy"]
+    assert sd_first["verdict"] in sdr.VERDICTS and sd_first["samples"] == 8
+    assert set(sd_first["score_loss"]) >= {"value", "se"} and sd_first["best"]
+    assert sd_first["method"] == "sampled" and sd_first["consistent_layouts"] > 10 ** 15
+    for card in out["cards"]:
+        assert (card["single_dummy"] is None) == (card["choices"] == 1)
+    summary = out["single_dummy"]
+    assert summary["samples"] == 8 and summary["exact_limit"] == 200
+    assert [p["player"] for p in summary["players"]] == ["Alice", "Bob", "Carol"]
+    assert sum(p["cards"] for p in summary["players"]) == summary["cards_judged"]
+    assert "strategy fusion" in summary["honesty"]
+    text = runner.invoke(app, ["review", str(HANDS / "bag-penalty.yaml"), "--single-dummy",
+                               "-n", "8", "--jobs", "1", "--exact-limit", "200"])
+    assert text.exit_code == 0, text.output
+    flat = " ".join(text.stdout.split())
+    assert "Single dummy, each player's cards that had a choice" in flat
+    assert "points lost" in flat and "unlucky" in flat
+
+
+def test_without_the_option_nothing_changes():
+    r = runner.invoke(app, ["review", str(HANDS / "mid-play.yaml"), "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert "single_dummy" not in out and all("single_dummy" not in c for c in out["cards"])
