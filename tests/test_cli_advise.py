@@ -155,7 +155,8 @@ def test_the_text_report():
 def test_the_cost_bench_runs(capsys):
     """benches/advise_cost.py (docs/BENCHMARKS.md "Single-dummy advice"), tiny."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("advise_cost", ROOT / "benches" / "advise_cost.py")
+    path = ROOT / "benches" / "advise_cost.py"
+    spec = importlib.util.spec_from_file_location("advise_cost", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

@@ -232,5 +232,5 @@ def exact_layouts(question: Question, seed: int,
     return [Weighted(i, layout, w) for i, (layout, w) in enumerate(zip(layouts, weights))], report
 
 
-__all__ = ["Draws", "NO_DRAW_FITS", "NO_FIT", "SamplingReport", "Weighted", "bid_chances", "check_method",
-           "exact_layouts", "layout_rng"]
+__all__ = ["Draws", "NO_DRAW_FITS", "NO_FIT", "SamplingReport", "Weighted", "bid_chances",
+           "check_method", "exact_layouts", "layout_rng"]

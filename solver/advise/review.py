@@ -219,6 +219,6 @@ def player_losses(players: Sequence[str],
     return tuple(out)
 
 
-__all__ = ["DEFAULT_SAMPLES", "FINE", "LUCKY", "MISTAKE", "Plan", "PlayerLoss", "SingleDummyJudgement",
-           "SingleDummyReview", "UNLUCKY", "VERDICTS", "negated", "plan", "player_losses",
-           "single_dummy_review", "total"]
+__all__ = ["DEFAULT_SAMPLES", "FINE", "LUCKY", "MISTAKE", "Plan", "PlayerLoss",
+           "SingleDummyJudgement", "SingleDummyReview", "UNLUCKY", "VERDICTS", "negated", "plan",
+           "player_losses", "single_dummy_review", "total"]

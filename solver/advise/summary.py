@@ -163,5 +163,5 @@ def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAns
         None if double_dummy is None else double_dummy[g]) for g in order)
 
 
-__all__ = ["Advice", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED", "card_figures", "estimate",
-           "within"]
+__all__ = ["Advice", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED", "card_figures",
+           "estimate", "within"]
