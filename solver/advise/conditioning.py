@@ -135,20 +135,27 @@ class Draws:
     max_draws: Optional[int] = None
     note: str = ""
     control: Optional[RejectionControl] = field(default=None, repr=False)
+    _pilot: Optional[List[Layout]] = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.method, self.note = _method_note(self.question, check_method(self.method))
-        if self.method == CONDITIONED and self.question.bidders:
-            self._start_pilot()
 
     def _chances(self, layout: Layout, index: int) -> List[float]:
         self.evaluations += len(self.question.bidders)
         return bid_chances(self.question, layout, self.seed, index)
 
     def _start_pilot(self) -> None:
+        """The pilot draws and the rejection control, once, when first
+        needed (a review prepares many runs before any is drawn)."""
+        if self._pilot is not None:
+            return
+        self._pilot = []
+        if self.method != CONDITIONED or not self.question.bidders:
+            return
         start = time.thread_time()
         space = self.question.space
-        chances = [self._chances(space.sample(layout_rng(self.seed, i)), i) for i in range(PILOT)]
+        self._pilot = [space.sample(layout_rng(self.seed, i)) for i in range(PILOT)]
+        chances = [self._chances(layout, i) for i, layout in enumerate(self._pilot)]
         bids = tuple(b.bid for b in self.question.bidders)
         control = RejectionControl(bids, chances, f"dummy-spades advise accept {int(self.seed)}")
         if len(control.ignored) == len(bids):
@@ -159,6 +166,7 @@ class Draws:
 
     @property
     def conditioning(self) -> bool:
+        self._start_pilot()
         return self.control is not None
 
     def draws(self, samples: int) -> Iterator[Weighted]:
@@ -166,6 +174,9 @@ class Draws:
         (``capped``) after :attr:`max_draws` draws. When not one draw was
         accepted by then, the next ``samples`` draws are solved uniformly
         (``note`` says so)."""
+        self._start_pilot()
+        assert self._pilot is not None
+        pilot = self._pilot
         space = self.question.space
         control = self.control
         self.max_draws = PILOT + DRAWS_PER_SAMPLE * samples if control is not None else samples
@@ -180,7 +191,10 @@ class Draws:
                 self.control = control = None
                 self.method, self.note = UNIFORM, NO_DRAW_FITS
                 self.max_draws = index + samples
-            layout = space.sample(layout_rng(self.seed, index))
+            if index < len(pilot):
+                layout = pilot[index]
+            else:
+                layout = space.sample(layout_rng(self.seed, index))
             weight: Optional[float] = 1.0
             if control is not None:
                 start = time.thread_time()
@@ -195,6 +209,7 @@ class Draws:
                 yield Weighted(index - 1, layout, weight)
 
     def report(self) -> SamplingReport:
+        self._start_pilot()
         c = self.control
         return SamplingReport(self.method, c is not None, self.drawn,
                               None if c is None else c.threshold,
