@@ -68,7 +68,7 @@ def batch(
     ] = "NS",
     no_spade_breaking: NoSpadeBreaking = False,
     spades_broken: Annotated[
-        bool, typer.Option("--spades-broken", metavar="", help="Start with spades already broken.")
+        bool, typer.Option("--spades-broken", help="Start with spades already broken.")
     ] = False,
     jobs: Jobs = None,
     cluster: Cluster = None,

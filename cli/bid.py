@@ -535,7 +535,7 @@ def bid(
         help="With --bid: a hand declared nil: self, dummy or a player's name (repeatable, "
              "or comma-separated).")] = None,
     all_players: Annotated[bool, typer.Option(
-        "--all", metavar="", help="Check every player's bid in bidding order beside the deal's "
+        "--all", help="Check every player's bid in bidding order beside the deal's "
                                   "actual double-dummy result.")] = False,
     samples: Samples = sim.DEFAULT_SAMPLES,
     seed: Seed = sim.DEFAULT_SEED,

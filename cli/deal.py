@@ -261,7 +261,7 @@ def deal(
         "--out", "-o", metavar="DIR", show_default=False,
         help="Write one YAML deal file per deal into DIR (deal-001.yaml ...), made if need be.")] = None,
     force: Annotated[bool, typer.Option(
-        "--force", metavar="", help="Overwrite deal files that exist in --out.")] = False,
+        "--force", help="Overwrite deal files that exist in --out.")] = False,
     players: Annotated[str, typer.Option(
         "--players", metavar="A,B,C", help="The three real players, clockwise.")] = "Alice,Bob,Carol",
     dealer: Annotated[Optional[str], typer.Option(

@@ -454,8 +454,7 @@ def duck(
     json_out: Annotated[bool, json_option("docs/DUCK.md")] = False,
     no_spade_breaking: NoSpadeBreaking = False,
     time_limit: Annotated[float, time_limit_option(TIME_HELP)] = DEFAULT_TIME_LIMIT,
-    with_equilibrium: Annotated[bool, typer.Option("--equilibrium", metavar="",
-                                                   help=EQUILIBRIUM_HELP)] = False,
+    with_equilibrium: Annotated[bool, typer.Option("--equilibrium", help=EQUILIBRIUM_HELP)] = False,
 ) -> None:
     """What ducking does to every player's score: team splits, outcomes, card by card."""
     deal = load_for_analysis(file, no_spade_breaking)

@@ -2,8 +2,8 @@
 
 A value out of range is a usage error (exit 2) reported by Typer before the
 command runs; the ranges come from :mod:`dummy_spades.solver.limits`
-(docs/LIMITS.md). Flags carry ``metavar=""``: they take no value, and help
-shows none.
+(docs/LIMITS.md). A flag needs no ``metavar``: the app shows no type beside
+any flag (:mod:`dummy_spades.cli.app`).
 
 Options whose help names a command's own document or default are built by
 a small function (``json_option("docs/SOLVE.md")``); the others are ready
@@ -46,14 +46,14 @@ def _positive_seconds(value: float) -> float:
 
 # ------------------------------------------------------------------ the deal
 DealFile = Annotated[Path, typer.Argument(metavar="FILE", help=DEAL_FILE_HELP, show_default=False)]
-NoSpadeBreaking = Annotated[bool, typer.Option("--no-spade-breaking", metavar="", help=NO_BREAKING_HELP)]
+NoSpadeBreaking = Annotated[bool, typer.Option("--no-spade-breaking", help=NO_BREAKING_HELP)]
 
 
 def json_option(doc: str = "", help: Optional[str] = None) -> Any:
     """``--json``: the documented JSON of the command (``doc`` names where)."""
     text = help or ("Print the documented JSON fields instead"
                     + (f" ({doc})." if doc else "."))
-    return typer.Option("--json", metavar="", help=text)
+    return typer.Option("--json", help=text)
 
 
 def parse_players(text: str) -> List[str]:

@@ -2,12 +2,15 @@
 documented JSON fields, exit codes (0 ok, 1 bad input, 2 usage) and every
 bad-input case of bad_deals.py (one line on stderr, no traceback, nothing written)."""
 import json
+import re
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from bad_deals import CASES, GOOD
+from dummy_spades.cli._commands import MODULES
 from dummy_spades.cli.app import app
 from dummy_spades.solver import __version__
 
@@ -44,10 +47,22 @@ class TestShell:
         r = run(*args)
         assert r.exit_code == 0 and "Usage" in r.stdout
 
-    def test_flags_take_no_value(self):
-        out = run("-h").stdout
-        line = next(ln for ln in out.splitlines() if "--version" in ln)
-        assert "<bool>" not in line and "BOOLEAN" not in line
+    @pytest.mark.parametrize("command", [None, *MODULES])
+    def test_flags_show_no_type(self, command):
+        """Every flag's row in every help (``-h`` included) names the flag and
+        its help, no type: a flag takes no value."""
+        group = typer.main.get_command(app)
+        cmd = group if command is None else group.commands[command]
+        flags = [p for p in cmd.get_params(cmd.make_context("dummy-spades", [], resilient_parsing=True))
+                 if getattr(p, "is_flag", False)]
+        out = run(*([] if command is None else [command]), "-h").stdout
+        assert "--help" in {o for p in flags for o in p.opts} and "<bool>" not in out
+        lines = out.splitlines()
+        for flag in flags:
+            name = max(flag.opts, key=len)
+            row = next(ln for ln in lines if re.search(rf"{name}\b(?!-)", ln))
+            after = row.split(name, 1)[1].replace("│", " ").split()
+            assert not any(w.startswith("<") or w in ("BOOLEAN", "bool") for w in after[:2]), row
 
     def test_commands_registered(self):
         out = run("-h").stdout
