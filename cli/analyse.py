@@ -11,7 +11,7 @@ says so). ``--json``: the stable fields of docs/SOLVE.md.
 """
 from __future__ import annotations
 
-from typing import Annotated, Dict, List, Optional
+from typing import Annotated, Dict, List
 
 import typer
 from rich.console import Group, RenderableType
@@ -24,14 +24,12 @@ from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.board import Board
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.cards import format_card
-from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE
 
-from .common import console, emit_json, handle_errors, known_player, load_for_analysis
-from .options import DealFile, NoSpadeBreaking
-from .render import card_names, card_text, cards_text, display_order
-from .solve import SolveJson, TtMb, breaking_text
+from .common import console, declarer_option, emit_json, handle_errors, load_for_analysis
+from .options import DealFile, Declarer, NoSpadeBreaking, TtMb, json_option
+from .render import breaking_text, card_names, card_text, cards_text, display_order
 
 
 def _side_label(side: int) -> str:
@@ -174,27 +172,18 @@ def render_analysis(deal: Deal, board: Board, cards: CardAnalysis, line: Line) -
 @handle_errors
 def analyse(
     file: DealFile,
-    declarer: Annotated[Optional[str], typer.Option(
-        "--declarer", metavar="NAME", show_default=False,
-        help="The declarer, when the file has no complete auction; or a what-if declarer "
-             "in place of the auction's (before any card is played).")] = None,
+    declarer: Declarer = None,
     no_spade_breaking: NoSpadeBreaking = False,
-    json_out: SolveJson = False,
+    json_out: Annotated[bool, json_option("docs/SOLVE.md")] = False,
     tt_mb: TtMb = None,
 ) -> None:
     """Value of every legal card at the current position, and an optimal line of play."""
     deal = load_for_analysis(file, no_spade_breaking)
-    if declarer is not None:
-        known_player(declarer, deal.players, "--declarer")
-    solver = make_solver(tt_mb)
-    try:
+    with declarer_option(deal, declarer):
+        solver = make_solver(tt_mb)
         board = analysis.analysis_board(deal, declarer)
         cards = analysis.card_analysis(board, solver)
         line = analysis.optimal_line(board, solver)
-    except DealError as err:
-        if err.field == "auction" and deal.declarer is None:
-            err = err.relocated(expected=f"--declarer NAME (one of {', '.join(deal.players)})")
-        raise err from None
     if json_out:
         emit_json(analyse_json(deal, str(file), board, cards, line))
     else:

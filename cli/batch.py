@@ -34,9 +34,8 @@ from dummy_spades.solver.run import Executor, ParallelError
 from dummy_spades.solver.seating import PBN_DIRECTIONS
 
 from .common import err_console, error_line, fail, handle_errors, progress_bar
-from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, Jobs, NoSpadeBreaking, json_option,
-                      where)
-from .solve import TtMb
+from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, Jobs, NoSpadeBreaking, TtMb,
+                      json_option, where)
 
 HELP = """Solve many deals, one per line: N:<declarer> <left defender> <dummy> <right defender>.
 

@@ -105,6 +105,21 @@ def known_player(name: str, players: Sequence[str], option: str) -> str:
     return name
 
 
+@contextlib.contextmanager
+def declarer_option(deal: Deal, declarer: Optional[str]) -> Iterator[None]:
+    """``--declarer`` around the making of an analysis's board: a name that
+    is not a player's is refused first, and an error that the file names no
+    declarer asks for ``--declarer``."""
+    if declarer is not None:
+        known_player(declarer, deal.players, "--declarer")
+    try:
+        yield
+    except DealError as err:
+        if err.field == "auction" and deal.declarer is None:
+            err = err.relocated(expected=f"--declarer NAME (one of {', '.join(deal.players)})")
+        raise err from None
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, turned into an exception so that cleanup runs as on Ctrl-C."""
 

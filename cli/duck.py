@@ -29,7 +29,7 @@ from dummy_spades.solver.seating import side_name
 
 from .common import console, emit_json, handle_errors, load_for_analysis, signed
 from .options import DealFile, NoSpadeBreaking, json_option, time_limit_option
-from .render import add_columns, card_names, card_text, nil_json
+from .render import add_columns, breaking_text, card_names, card_text, nil_json
 
 TIME_HELP = ("Seconds for the searches beyond the core numbers (reachable totals, the declarer's "
              "settle total, the totals of the nil-breaking games, the lowest and highest totals); "
@@ -174,7 +174,7 @@ def _header(a: DuckAnalysis) -> Group:
         (f"{a.declarer} declares {bids[a.declarer]}", "bold"), " (with the dummy); defenders ",
         (f"{a.left_defender} {bids[a.left_defender]}", "bold"), " (left) and ",
         (f"{a.right_defender} {bids[a.right_defender]}", "bold"),
-        f" (right); spade breaking {'on' if deal.rules.breaking else 'off'}."))
+        f" (right); {breaking_text(deal)}."))
     who = f"dummy (played by {a.played_by})" if a.to_move == DUMMY else a.to_move
     played = len(deal.played)
     where = "the opening lead" if not played else f"{plural(played, 'card')} played"

@@ -9,15 +9,10 @@ itself is :mod:`dummy_spades.cli.explorer`.
 """
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
 import typer
 
-from dummy_spades.solver.errors import DealError
-
-from .common import fail, handle_errors, known_player, load_for_analysis
-from .options import DealFile, NoSpadeBreaking
-from .solve import TtMb
+from .common import declarer_option, fail, handle_errors, load_for_analysis
+from .options import DealFile, Declarer, NoSpadeBreaking, TtMb
 
 INSTALL_HINT = ("explore needs Textual, an optional extra: "
                 "pip install 'dummy-spades[explore]'")
@@ -26,10 +21,7 @@ INSTALL_HINT = ("explore needs Textual, an optional extra: "
 @handle_errors
 def explore(
     file: DealFile,
-    declarer: Annotated[Optional[str], typer.Option(
-        "--declarer", metavar="NAME", show_default=False,
-        help="The declarer, when the file has no complete auction; or a what-if declarer "
-             "in place of the auction's (before any card is played).")] = None,
+    declarer: Declarer = None,
     no_spade_breaking: NoSpadeBreaking = False,
     tt_mb: TtMb = None,
 ) -> None:
@@ -39,14 +31,8 @@ def explore(
     except ImportError:
         fail(INSTALL_HINT)
     deal = load_for_analysis(file, no_spade_breaking)
-    if declarer is not None:
-        known_player(declarer, deal.players, "--declarer")
-    try:
+    with declarer_option(deal, declarer):
         exploration = Exploration(deal, declarer, tt_mb)
-    except DealError as err:
-        if err.field == "auction" and deal.declarer is None:
-            err = err.relocated(expected=f"--declarer NAME (one of {', '.join(deal.players)})")
-        raise err from None
     ExplorerApp(exploration, file).run()
 
 

@@ -19,6 +19,7 @@ from typing import Annotated, Any, List, Optional
 import typer
 
 from dummy_spades.solver import limits, run
+from dummy_spades.solver.backend import DEFAULT_TT_MB
 from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM
 from dummy_spades.solver.errors import DealError
 
@@ -56,6 +57,12 @@ def json_option(doc: str = "", help: Optional[str] = None) -> Any:
     return typer.Option("--json", help=text)
 
 
+Declarer = Annotated[Optional[str], typer.Option(
+    "--declarer", metavar="NAME", show_default=False,
+    help="The declarer, when the file has no complete auction; or a what-if declarer "
+         "in place of the auction's (before any card is played).")]
+
+
 def parse_players(text: str) -> List[str]:
     """``--players A,B,C``: three names, clockwise (checked further by the deal)."""
     names = [n.strip() for n in text.split(",")]
@@ -77,6 +84,9 @@ def tt_mb_option(default_mb: float, per: str = "") -> Any:
         help=f"Transposition-table memory bound in megabytes{per} (default {default_mb:g}); "
              f"more than 0, at most the machine's memory ({TT_MB_MAX:g} here).")
 
+
+#: ``--tt-mb`` of a command that makes one solver (or one per worker at the engine's default).
+TtMb = Annotated[Optional[float], tt_mb_option(DEFAULT_TT_MB)]
 
 Jobs = Annotated[Optional[int], typer.Option(
     "--jobs", "-j", metavar="J", min=1, max=JOBS_MAX, show_default=False,

@@ -89,6 +89,18 @@ def cards_json(mask: int) -> List[str]:
     return card_names(display_order(iter_cards(mask)))
 
 
+def breaking_text(deal: Deal) -> str:
+    """``spade breaking on`` / ``off``: the deal's rule."""
+    return f"spade breaking {'on' if deal.rules.breaking else 'off'}"
+
+
+def player_json(s: PlayerScore) -> Dict[str, object]:
+    """A player's hand score as ``solve``, ``review`` and the explorer give it."""
+    return {"player": s.player, "role": s.role, "bid": s.bid, "side_tricks": s.side_tricks,
+            "made": s.made, "contract_points": s.contract_points, "bags": s.bags,
+            "nil_points": s.nil_points, "points": s.points}
+
+
 def standing_json(standing: Standing) -> Dict[str, int]:
     return {"points": standing.points, "bags": standing.bags}
 

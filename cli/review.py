@@ -30,9 +30,9 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
 from .common import console, emit_json, handle_errors, load_for_analysis, progress_bar, signed
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Sampling, Seed, json_option, sampling_option, where)
-from .render import add_columns, card_names, card_text, cards_text, display_order
-from .solve import TtMb, breaking_text, player_json
+                      Sampling, Seed, TtMb, json_option, sampling_option, where)
+from .render import (add_columns, breaking_text, card_names, card_text, cards_text, display_order,
+                     player_json)
 
 
 def _plural(n: int, word: str) -> str:

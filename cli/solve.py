@@ -11,7 +11,6 @@ stable fields of docs/SOLVE.md.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Dict, List, Optional, Sequence
 
 import typer
@@ -21,30 +20,17 @@ from rich.text import Text
 
 from dummy_spades.solver import analysis
 from dummy_spades.solver.analysis import ContractResult, TableRow
-from dummy_spades.solver.backend import DEFAULT_TT_MB, make_solver
+from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.deal import Deal, HandResult
 from dummy_spades.solver.scoring import DUMMY, PlayerScore
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_name
 
 from .common import console, emit_json, handle_errors, load_for_analysis, signed
-from .options import DealFile, NoSpadeBreaking, json_option, tt_mb_option
-from .render import add_columns, nil_json, nils_text
-
-TtMb = Annotated[Optional[float], tt_mb_option(DEFAULT_TT_MB)]
-SolveJson = Annotated[bool, json_option("docs/SOLVE.md")]
-
-
-def breaking_text(deal: Deal) -> str:
-    return f"spade breaking {'on' if deal.rules.breaking else 'off'}"
+from .options import DealFile, NoSpadeBreaking, TtMb, json_option
+from .render import add_columns, breaking_text, nil_json, nils_text, player_json
 
 
 # ------------------------------------------------------------------ JSON
-def player_json(s: PlayerScore) -> Dict[str, object]:
-    return {"player": s.player, "role": s.role, "bid": s.bid, "side_tricks": s.side_tricks,
-            "made": s.made, "contract_points": s.contract_points, "bags": s.bags,
-            "nil_points": s.nil_points, "points": s.points}
-
-
 def contract_json(r: ContractResult) -> Dict[str, object]:
     seating = r.seating
     return {
@@ -243,7 +229,7 @@ def render_solve(deal: Deal, contract: Optional[ContractResult], rows: List[Tabl
 def solve(
     file: DealFile,
     no_spade_breaking: NoSpadeBreaking = False,
-    json_out: SolveJson = False,
+    json_out: Annotated[bool, json_option("docs/SOLVE.md")] = False,
     tt_mb: TtMb = None,
 ) -> None:
     """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer

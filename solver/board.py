@@ -40,7 +40,7 @@ from .cards import SUIT_NAMES, format_card, iter_cards, suit_of
 from .errors import DealError, IllegalPlayError
 from .position import Position, check_position
 from .rules import DEFAULT_DEAL_RULES, Rules, trick_winner
-from .seating import (DECLARER_SIDE, DEFENDER_SIDE, ROLES, Seating, controller, side_of)
+from .seating import (DECLARER_SIDE, DEFENDER_SIDE, ROLES, Seating, controller)
 
 if TYPE_CHECKING:  # a deal builds its boards; the board only reads it
     from .deal import Deal, HandResult

@@ -47,15 +47,14 @@ from typing import Dict, List, Mapping, Optional, Tuple, cast
 from .auction import (MIRROR, STANDARD, Auction, Bid, auction_winner, check_bid, legal_bids,
                       spade_count)
 from .board import Board
-from .cards import (FULL_DECK, HEARTS, SPADES, SUIT_MASK, SUITS, format_cards, suit_of)
+from .cards import (FULL_DECK, SPADES, SUIT_MASK, SUITS, format_cards, suit_of)
 from .cards import count as popcount
 from .deal import Deal, FrozenMap, HandResult
 from .errors import DealError
 from .position import Position
 from .rules import DEFAULT_DEAL_RULES, Rules, breaks_spades, trick_winner
 from .scoring import DUMMY, TRICKS_PER_HAND, NilBet, Standing
-from .seating import (DECLARER_SIDE, ROLES, Seating, bidding_order, controller, first_bidder,
-                      left_of, side_of)
+from .seating import (ROLES, Seating, bidding_order, controller, first_bidder, left_of)
 
 
 class KnowledgeError(DealError):
