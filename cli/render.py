@@ -57,6 +57,11 @@ def card_text(card: int) -> Text:
     return Text(format_card(card, symbols=True), style=suit_style(suit_of(card)))
 
 
+def rank_text(card: int) -> str:
+    """The rank of a card as held in a hand: ``A``, ``T``, ``2``."""
+    return format_card(card)[1:]
+
+
 def display_order(cards: Iterable[int]) -> List[int]:
     """Spades first, each suit high to low (as players hold them)."""
     return sorted(cards, key=lambda c: (suit_of(c), -c))

@@ -5,7 +5,7 @@ the opening lead, or from the file's played cards), a redo list, one solver
 and its answers per position: every legal card's value
 (:func:`solver.analysis.card_analysis`), the hand's scores
 (:func:`solver.review.scores_at`, as ``review`` scores a position) and an
-optimal line. It has no screen: the explorer (``cli/explorer.py``) draws it,
+optimal line. It has no screen: the explorer (``cli/explore/``) draws it,
 and asks for answers from worker threads with a copy of the board, so the
 screen can move on meanwhile.
 

@@ -187,8 +187,7 @@ def test_one_deal_file_on_stdout_works_with_the_commands(tmp_path):
 
 
 def test_the_explorer_opens_a_dealt_deal(tmp_path):
-    pytest.importorskip("textual")
-    from dummy_spades.cli.explorer import Exploration
+    from dummy_spades.solver.exploration import Exploration
 
     deal = loads_deal(run("--seed", 7, "--to", "yaml").stdout)
     assert Exploration(deal, "Bob", None) is not None

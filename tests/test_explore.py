@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 textual = pytest.importorskip("textual")
 
-from dummy_spades.cli import explorer  # noqa: E402
 from dummy_spades.cli.app import app as cli_app  # noqa: E402
-from dummy_spades.cli.explorer import ExplorerApp  # noqa: E402
+from dummy_spades.cli.explore import app as explorer  # noqa: E402
+from dummy_spades.cli.explore.app import ExplorerApp  # noqa: E402
 from dummy_spades.solver import analysis  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.cards import parse_card  # noqa: E402
@@ -275,7 +275,7 @@ runner = CliRunner()
 
 
 def test_without_textual_one_line_says_how_to_install(monkeypatch):
-    monkeypatch.setitem(sys.modules, "dummy_spades.cli.explorer", None)
+    monkeypatch.setitem(sys.modules, "dummy_spades.cli.explore.app", None)
     result = runner.invoke(cli_app, ["explore", str(HANDS / "mid-play.yaml")])
     assert result.exit_code == 1
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]

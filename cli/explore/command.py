@@ -5,14 +5,16 @@ card of the player to move, play / undo / redo / best card / autoplay, the
 hand scores under double-dummy continuation, the spade-breaking switch,
 hidden hands, save to a new deal file. Keys: docs/EXPLORE.md. Needs the
 optional Textual extra (``pip install 'dummy-spades[explore]'``); the screen
-itself is :mod:`dummy_spades.cli.explorer`.
+itself is :mod:`dummy_spades.cli.explore.app`.
 """
 from __future__ import annotations
 
 import typer
 
-from .common import declarer_option, fail, handle_errors, load_for_analysis
-from .options import DealFile, Declarer, NoSpadeBreaking, TtMb
+from dummy_spades.solver.exploration import Exploration
+
+from ..common import declarer_option, fail, handle_errors, load_for_analysis
+from ..options import DealFile, Declarer, NoSpadeBreaking, TtMb
 
 INSTALL_HINT = ("explore needs Textual, an optional extra: "
                 "pip install 'dummy-spades[explore]'")
@@ -27,7 +29,7 @@ def explore(
 ) -> None:
     """Explore a deal interactively: every legal card's double-dummy value, play and take back."""
     try:
-        from .explorer import Exploration, ExplorerApp
+        from .app import ExplorerApp
     except ImportError:
         fail(INSTALL_HINT)
     deal = load_for_analysis(file, no_spade_breaking)

@@ -1,45 +1,39 @@
-"""The interactive explorer behind ``dummy-spades explore`` (Textual).
+"""The explorer's screen (Textual): :class:`ExplorerApp`.
 
-:class:`ExplorerApp` is the screen over a library
-:class:`~dummy_spades.solver.exploration.Exploration` (the board explored,
-its history and the engine's answers): the table as ``show`` lays it out,
-the double-dummy value of every legal card of the player to move (computed
-in a worker thread on a copy of the board, a spinner while pending), the
-hand scores under double-dummy continuation, and the keys of
-docs/EXPLORE.md.
+The screen over a library :class:`~dummy_spades.solver.exploration.Exploration`
+(the board explored, its history and the engine's answers): the table as
+``show`` lays it out (:mod:`.panels`), the double-dummy value of every legal
+card of the player to move (computed in a worker thread on a copy of the
+board, a spinner while pending), the hand scores under double-dummy
+continuation, and the keys of docs/EXPLORE.md.
 
-This module imports Textual; ``cli/explore.py`` checks that it is installed.
+This module imports Textual; :mod:`.command` checks that it is installed.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 
-from rich.console import Group, RenderableType
-from rich.panel import Panel
-from rich.style import Style
-from rich.table import Table
+from rich.console import RenderableType
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.events import Key
-from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from dummy_spades.solver.analysis import CardAnalysis
 from dummy_spades.solver.board import Board
-from dummy_spades.solver.cards import (RANK_CHARS, SUIT_SYMBOLS, SUITS, format_card, iter_cards,
-                                       rank_of, suit_of)
+from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.dealfile import dump_deal
 from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.exploration import Exploration
-from dummy_spades.solver.scoring import TRICKS_PER_HAND
-from dummy_spades.solver.seating import (DECLARER_SEAT, DECLARER_SIDE, DUMMY_SEAT,
-                                         LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT)
+from dummy_spades.solver.seating import DECLARER_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
 
-from .render import add_columns, card_text, display_order, suit_style
+from ..render import display_order
+from .dialogs import ConfirmScreen, SaveScreen
+from .panels import POSITIONS, SPINNER, hand_panel, scores_panel, trick_centre, values_text
 
 #: Which hands are hidden, cycled by the ``h`` key: (label, hidden seats).
 VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
@@ -48,54 +42,6 @@ VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
     ("left defender's view", (DECLARER_SEAT, RIGHT_DEFENDER_SEAT)),
     ("right defender's view", (DECLARER_SEAT, LEFT_DEFENDER_SEAT)),
 )
-SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-
-def declarer_value(values: CardAnalysis, card: int, won_declarer: int) -> int:
-    """A card's value as the declarer side's total (the analysis gives the mover's side's)."""
-    v = values.values[card]
-    return v if values.side == DECLARER_SIDE else TRICKS_PER_HAND - v
-
-
-# ------------------------------------------------------------------ dialogs
-class SaveScreen(ModalScreen[Optional[str]]):
-    """Ask for the file to save to; dismissed with the path or ``None``."""
-
-    BINDINGS = [Binding("escape", "cancel", "cancel")]
-
-    def __init__(self, default: str) -> None:
-        super().__init__()
-        self.default = default
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static("Save the current position to a new deal file (Enter saves, Esc cancels):")
-            yield Input(value=self.default, id="path")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question: ``y`` confirms, anything else declines."""
-
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(self.question + "  [y/n]")
-
-    def on_key(self, event: Key) -> None:
-        event.stop()
-        self.dismiss(event.key == "y")
-
-
-# ------------------------------------------------------------------ the app
-POSITIONS = ("bottom", "left", "top", "right")   # the declarer at the bottom, clockwise
 
 
 class ExplorerApp(App[None]):
@@ -213,7 +159,7 @@ class ExplorerApp(App[None]):
         self._put("title", title)
         for pos, seat in zip(POSITIONS, range(4)):
             self._put(pos, self._hand(seat))
-        self._put("centre", self._centre())
+        self._put("centre", trick_centre(board))
         self._update_values()
         self._update_side()
         if self.x.pending():
@@ -222,149 +168,24 @@ class ExplorerApp(App[None]):
     def _values_now(self) -> Optional[CardAnalysis]:
         return self.x.known_values()
 
-    def _card_style(self, card: int, values: Optional[CardAnalysis]) -> Style:
-        if values is None:
-            return Style(dim=True)
-        gap = values.best_value - values.values[card]
-        colour = "green" if gap == 0 else "yellow" if gap == 1 else "red"
-        return Style(color=colour, bold=gap == 0)
+    def _hidden(self, seat: int) -> bool:
+        return seat in VIEWS[self.view][1]
 
     def _hand(self, seat: int) -> RenderableType:
         board = self.x.board
-        names = board.names
-        name = names[seat]
-        hidden = seat in VIEWS[self.view][1]
-        to_move = board.to_move == seat
-        title = Text(name, style="bold")
-        role = ("declarer" if seat == DECLARER_SEAT else
-                f"{names[DECLARER_SEAT]} plays it" if seat == DUMMY_SEAT else "defender")
-        title.append(f" ({role})", style="dim")
-        if to_move:
-            title.append(" ◀ to play", style="bold green")
-        hand = board.hands[seat]
-        lines: List[Text] = []
-        if hidden:
-            lines.append(Text(f"{bin(hand).count('1')} cards hidden", style="dim"))
-        else:
-            values = self._values_now() if to_move else None
-            legal = self.legal_cards() if to_move else []
-            selected = legal[self.cursor] if legal else None
-            for suit in SUITS:
-                line = Text.assemble((SUIT_SYMBOLS[suit], suit_style(suit)), " ")
-                cards = [c for c in display_order(iter_cards(hand)) if suit_of(c) == suit]
-                if not cards:
-                    line.append("—", style="dim")
-                for c in cards:
-                    rank = RANK_CHARS[rank_of(c) - 2]
-                    if c in legal:
-                        style = self._card_style(c, values) + Style(
-                            meta={"@click": f"app.play({c})"}, underline=True)
-                        if c == selected:
-                            style += Style(reverse=True)
-                        line.append(rank, style=style)
-                    else:
-                        line.append(rank, style="dim" if to_move else "")
-                    line.append(" ")
-                lines.append(line)
-        won = board.tricks_won[seat]
-        lines.append(Text(f"tricks: {won}", style="cyan"))
-        return Panel(Group(*lines), title=title, expand=False, padding=(0, 1),
-                     border_style="green" if to_move else "")
-
-    def _centre(self) -> RenderableType:
-        board = self.x.board
-        grid = Table.grid(padding=(0, 1))
-        for _ in range(3):
-            grid.add_column(justify="center", min_width=3)
-        played = dict(zip(board.current_trick.seats, board.trick))
-        cell = {pos: card_text(played[seat]) if seat in played else Text("")
-                for pos, seat in zip(POSITIONS, range(4))}
-        if board.is_over:
-            label = Text("hand over", style="bold")
-        else:
-            label = Text(f"trick {len(board.tricks) + 1}", style="dim")
-        grid.add_row("", cell["top"], "")
-        grid.add_row(cell["left"], label, cell["right"])
-        grid.add_row("", cell["bottom"], "")
-        totals = Text(f"declarer side {board.declarer_tricks} · defenders "
-                      f"{board.defender_tricks}", style="cyan")
-        last = board.tricks[-1] if board.tricks and not board.trick else None
-        parts: List[RenderableType] = [grid, totals]
-        if last is not None:
-            parts.append(Text.assemble("last trick: ", *[x for c in last.cards
-                                                          for x in (card_text(c), " ")],
-                                       f"won by {board.names[last.winner]}", style="dim"))
-        return Group(*parts)
+        if board.to_move != seat:
+            return hand_panel(board, seat, self._hidden(seat), (), None, None)
+        legal = self.legal_cards()
+        selected = legal[self.cursor] if legal else None
+        return hand_panel(board, seat, self._hidden(seat), legal, selected, self._values_now())
 
     def _update_values(self) -> None:
         board = self.x.board
-        if board.is_over:
-            self._put("values", Text("The hand is over: u undoes a card, s goes back to the start.",
-                               style="bold"))
-            return
-        seat = board.to_move
-        assert seat is not None
-        who = board.names[seat]
-        if seat == DUMMY_SEAT:
-            who += f" (played by {board.names[DECLARER_SEAT]})"
-        values = self._values_now()
-        text = Text(f"{who} to play. ", style="bold")
-        if seat in VIEWS[self.view][1]:
-            text.append("This hand is hidden: b plays the double-dummy card.", style="dim")
-            self._put("values", text)
-            return
-        if values is None:
-            text.append(f"{SPINNER[self.frame]} computing double-dummy values…", style="yellow")
-            self._put("values", text)
-            return
-        text.append("Declarer side's tricks after each card (green: best):\n")
-        for i, g in enumerate(values.groups):
-            if i:
-                text.append("   ")
-            text.append_text(Text(" ").join(card_text(c) for c in display_order(g.cards)))
-            v = declarer_value(values, g.cards[0], board.declarer_tricks)
-            text.append(": ")
-            text.append(str(v), style=self._card_style(g.cards[0], values))
-        self._put("values", text)
+        hidden = board.to_move is not None and self._hidden(board.to_move)
+        self._put("values", values_text(board, self._values_now(), hidden, self.frame))
 
     def _update_side(self) -> None:
-        board = self.x.board
-        parts: List[RenderableType] = []
-        deal = self.x.deal
-        if not self.x.scored:
-            parts.append(Text("No scores: the explored declarer is not the auction's.",
-                              style="dim"))
-            self._put("side", Group(*parts))
-            return
-        scores = self.x.known_scores()
-        if scores is None:
-            parts.append(Text(f"{SPINNER[self.frame]} scoring…", style="yellow"))
-            self._put("side", Panel(Group(*parts), title="Hand scores"))
-            return
-        basis = "actual" if scores.actual else "double dummy from here"
-        parts.append(Text(f"Declarer side {scores.declarer_tricks}, defenders "
-                          f"{TRICKS_PER_HAND - scores.declarer_tricks} ({basis})", style="bold"))
-        t = Table(show_edge=False, pad_edge=False, box=None)
-        add_columns(t, (("player", "left"), ("bid", "right"), ("tricks", "right"),
-                        ("", "left"), ("pts", "right")))
-        for s in scores.result.scores:
-            result = Text("made", style="green") if s.made else Text("set", style="red")
-            if s.made and s.bags:
-                result.append(f", {s.bags} bag{'' if s.bags == 1 else 's'}", style="dim")
-            for n in s.nils:
-                who = "own" if n.hand == s.player else n.hand
-                result.append(f"\nnil {who} {'kept' if n.success else 'lost'}",
-                              style="green" if n.success else "red")
-            t.add_row(s.player, str(s.bid), str(s.side_tricks), result, f"{s.points:+d}")
-        parts.append(t)
-        if scores.result.ledger is not None:
-            ledger = Text("Running totals: ")
-            ledger.append(", ".join(f"{e.player} {e.after.points} ({e.after.bags} bags)"
-                                    for e in scores.result.ledger))
-            parts.append(ledger)
-        if deal.notes:
-            parts.append(Text(deal.notes.strip(), style="italic dim"))
-        self._put("side", Panel(Group(*parts), title="Hand scores"))
+        self._put("side", scores_panel(self.x, self.frame))
 
     # ------------------------------------------------------------ actions
     def _moved(self, message: str = "") -> None:
@@ -382,7 +203,7 @@ class ExplorerApp(App[None]):
 
     def action_play(self, card: int) -> None:
         board = self.x.board
-        if board.to_move is not None and board.to_move in VIEWS[self.view][1]:
+        if board.to_move is not None and self._hidden(board.to_move):
             self.status("that hand is hidden: b plays the double-dummy card")
             return
         try:
@@ -503,4 +324,4 @@ class ExplorerApp(App[None]):
             self.status(f"{event.key}: no such key (the keys are listed at the bottom)")
 
 
-__all__ = ["ConfirmScreen", "Exploration", "ExplorerApp", "SaveScreen", "declarer_value"]
+__all__ = ["ExplorerApp", "VIEWS"]
