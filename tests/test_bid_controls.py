@@ -134,3 +134,20 @@ def test_bid_controlled_se_over_seeds():
     assert len(ratios) >= 20
     pooled = statistics.fmean(ratios)
     assert 0.75 < pooled < 1.33, pooled
+
+
+def test_controls_from_thirty_layouts_on():
+    """Under control.MIN_SAMPLES layouts the figures are the plain means
+    (and no control draw is made); from there on the chances change and the
+    control draws are counted."""
+    k = Knowledge.from_deal(load_deal(HANDS / "three-peeky.yaml"), "Carol")
+
+    def run(samples: int, controls: bool):
+        return sim.analyse(k, samples, seed=4, executor=Inline(FakeSolver()), controls=controls)
+
+    few, plain_few = run(control.MIN_SAMPLES - 1, True), run(control.MIN_SAMPLES - 1, False)
+    assert few.roles == plain_few.roles and few.candidates == plain_few.candidates
+    assert few.sampling.control_draws == 0
+    many, plain_many = run(control.MIN_SAMPLES, True), run(control.MIN_SAMPLES, False)
+    assert many.roles != plain_many.roles
+    assert many.sampling.control_draws == control.DRAWS_PER_SAMPLE * control.MIN_SAMPLES

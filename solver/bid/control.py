@@ -51,6 +51,11 @@ MAX_DRAWS = 20000
 #: the share of the control draws that a control needing the later bids'
 #: odds (a model evaluation per call and bid) is evaluated on
 ODDS_SHARE = 0.25
+#: the fewest solved layouts with which the controls are used (with fewer the
+#: slope is poorly known: the regression estimator's bias and the variance
+#: its estimated slope adds are of order 1 / n; measured at 12 layouts,
+#: benches/calibrate_bid.py's Brier score was no better with them)
+MIN_SAMPLES = 30
 #: the spread of the double-dummy tricks around the prediction (the scale
 #: of the chance that turns a prediction into "at least b tricks")
 SPREAD = 0.9

@@ -14,6 +14,7 @@ from ..run import Executor, Work
 from .candidates import Candidate, check_candidate, file_bid, plan_for
 from .control import DRAWS_PER_SAMPLE as CONTROL_DRAWS_PER_SAMPLE
 from .control import MIN_DRAWS as CONTROL_MIN_DRAWS
+from .control import MIN_SAMPLES as CONTROL_MIN_SAMPLES
 from .control import ControlDraws
 from .knowledge import BidError, Knowledge
 from .layout import DEFAULT_TT_MB, NilOrder, Plan, SampleResult, solve_layout
@@ -170,7 +171,7 @@ def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DE
 
     def summary(results: List[SampleResult], draws: List[Draw], stopped_by: str) -> BidAnalysis:
         report = sampler.report(draws, stopped_by)
-        if control is not None and results:
+        if control is not None and len(results) >= CONTROL_MIN_SAMPLES:
             control.extend(max(CONTROL_MIN_DRAWS, CONTROL_DRAWS_PER_SAMPLE * len(results)))
             report = replace(report, control_draws=len(control.weights))
         return summarise(k, plan, results, seed, bid, samples, report, draws, precision,

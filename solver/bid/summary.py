@@ -17,6 +17,7 @@ from ..auction import STANDARD
 from ..scoring import DUMMY, TRICKS_PER_HAND
 from ..auction import nil_counts
 from .candidates import BIDS, Candidate, default_candidates
+from .control import MIN_SAMPLES as CONTROL_MIN_SAMPLES
 from .control import ODDS_SHARE, ControlDraws, at_least
 from .estimates import Estimate
 from .knowledge import Knowledge
@@ -416,12 +417,15 @@ def summarise(knowledge: Knowledge, plan: Plan, results: Sequence[SampleResult],
     """The statistics of ``results``. With ``sampling`` from the conditioned
     method, ``draws`` (aligned with ``results``) give the weights and the
     later bidders' views; otherwise every layout weighs the same and the
-    later bids are the double-dummy ones. With ``controls`` (and ``draws``)
-    the chances and mean tricks are controlled estimates (:mod:`.control`).
+    later bids are the double-dummy ones. With ``controls`` (and ``draws``;
+    from :data:`.control.MIN_SAMPLES` layouts on) the chances and mean
+    tricks are controlled estimates (:mod:`.control`).
     ``cache``: shared by the summaries of one run's layouts (whose draw
     numbers, ``SampleResult.index``, name the same layout each time)."""
     k = knowledge
     modelled = sampling is not None and sampling.modelled
+    if len(results) < CONTROL_MIN_SAMPLES:
+        controls = None
     layouts = Layouts(k, results, draws if modelled else None, controls,
                       [d.index for d in draws] if controls is not None else (), cache)
     cands = default_candidates(k)
