@@ -8,13 +8,11 @@ fields.
 """
 from __future__ import annotations
 
-import contextlib
 import math
-from typing import Annotated, Callable, Dict, Iterator, List, Optional
+from typing import Annotated, Dict, List, Optional
 
 import typer
 from rich.console import Group, RenderableType
-from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
@@ -24,7 +22,7 @@ from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.cards import SUIT_LETTERS, SUIT_SYMBOLS, SUITS
 from dummy_spades.solver.seating import DUMMY_SEAT
 
-from .common import console, emit_json, handle_errors, load_for_analysis, progress_bar
+from .common import console, emit_json, handle_errors, live_view, load_for_analysis, progress_bar
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
                       Samples, Sampling, Seed, json_option, precision_option, sampling_option,
                       time_limit_option, tt_mb_option, where)
@@ -298,16 +296,6 @@ def report(a: Advice) -> Group:
     return Group(*parts)
 
 
-@contextlib.contextmanager
-def live_report(enabled: bool) -> Iterator[Optional[Callable[[Advice], None]]]:
-    if not enabled or not console.is_terminal:
-        yield None
-        return
-    with Live(Text("sampling..."), console=console, transient=True,
-              vertical_overflow="visible") as live:
-        yield lambda a: live.update(report(a))
-
-
 # --------------------------------------------------------------- command
 @handle_errors
 def advise(
@@ -347,7 +335,7 @@ def advise(
     layouts = q.space.count()
     total = layouts if layouts <= exact_limit else samples
     live = precision is not None and not json_out
-    with runs_on.start() as runner, live_report(live) as update, \
+    with runs_on.start() as runner, live_view(live, report) as update, \
             progress_bar(total, "solving layouts", enabled=update is None) as advance:
         advice = sd.advise(deal, player, samples=samples, seed=seed, sampling=sampling.value,
                            exact_limit=exact_limit, precision=precision,

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence, TypeVar, cast
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from dummy_spades.solver.deal import Deal
@@ -36,6 +36,7 @@ from dummy_spades.solver.run import ParallelError
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 console = Console(markup=False, emoji=False)
 err_console = Console(stderr=True, markup=False, emoji=False)
@@ -202,6 +203,22 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Calla
                   TimeRemainingColumn(), console=err_console, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda: bar.advance(task)
+
+
+@contextlib.contextmanager
+def live_view(enabled: bool, render: Callable[[R], "RenderableType"]
+              ) -> Iterator[Optional[Callable[[R], None]]]:
+    """With ``enabled`` and stdout a terminal, a Rich Live view on stdout,
+    yielding ``update(result)``, which shows ``render(result)`` in place of
+    the previous one (a report refined while sampling); else yields None."""
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    from rich.live import Live
+
+    with Live(Text("sampling..."), console=console, transient=True,
+              vertical_overflow="visible") as live:
+        yield lambda result: live.update(render(result))
 
 
 def emit_json(obj: Any) -> None:

@@ -714,7 +714,7 @@ def test_uniform_sampling_gives_the_double_dummy_model_answers():
     import json
     from pathlib import Path
 
-    from dummy_spades.cli.bid import analysis_json
+    from dummy_spades.cli.bid_report import analysis_json
     from dummy_spades.solver.dealfile import load_deal
 
     root = Path(__file__).resolve().parent

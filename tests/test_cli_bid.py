@@ -1,4 +1,4 @@
-"""The bid command (cli/bid.py) through typer's CliRunner.
+"""The bid command (cli/bid.py and its report, cli/bid_report.py) through typer's CliRunner.
 
 The engine is replaced by the fake solver of tests/test_bid.py (a cheap
 deterministic function of the hands), so these tests check the command's

@@ -1,7 +1,8 @@
-"""cli.common: the progress bar shared by the long-running commands (batch, bid)."""
+"""cli.common: the progress bar shared by the long-running commands (batch, bid, advise, review) and the live view of a report refined while sampling (bid, advise)."""
 import io
 
 from rich.console import Console
+from rich.text import Text
 
 from dummy_spades.cli import common
 
@@ -21,3 +22,22 @@ def test_progress_bar_counts_on_a_terminal(monkeypatch):
             advance()
     shown = common.err_console.file.getvalue()
     assert "simulating" in shown and "3/3" in shown
+
+
+def test_live_view_is_off_off_a_terminal_or_when_not_asked(monkeypatch):
+    monkeypatch.setattr(common, "console", Console(file=io.StringIO(), force_terminal=False))
+    with common.live_view(True, str) as update:
+        assert update is None
+    monkeypatch.setattr(common, "console", Console(file=io.StringIO(), force_terminal=True))
+    with common.live_view(False, str) as update:
+        assert update is None
+    assert common.console.file.getvalue() == ""
+
+
+def test_live_view_shows_each_result_rendered(monkeypatch):
+    monkeypatch.setattr(common, "console", Console(file=io.StringIO(), force_terminal=True, width=80))
+    with common.live_view(True, lambda n: Text(f"{n} samples solved")) as update:
+        update(20)
+        update(30)
+    shown = common.console.file.getvalue()
+    assert "30 samples solved" in shown
