@@ -48,6 +48,7 @@ if ROOT not in sys.path:
 from dummy_spades.solver import advise as sd  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
+from dummy_spades.solver.limits import LAYOUT_TT_MB  # noqa: E402
 from dummy_spades.solver.seating import side_of  # noqa: E402
 
 DEFAULT_DEALS = ("hands/worked-example.yaml", "hands/three-peeky.yaml", "hands/nil-bets.yaml")
@@ -164,7 +165,7 @@ def main(argv: List[str]) -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tt-mb", type=float, default=sd.DEFAULT_TT_MB)
+    parser.add_argument("--tt-mb", type=float, default=LAYOUT_TT_MB)
     args = parser.parse_intermixed_args(argv)
     if not args.deals:
         args.deals = ["hands/bag-penalty.yaml"] if args.what == "review" else list(DEFAULT_DEALS)

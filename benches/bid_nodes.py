@@ -36,9 +36,10 @@ from _util import ROOT, check_nodes, write_nodes
 
 from dummy_spades.solver import bid as sim  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
-from dummy_spades.solver.bid.layout import (DEFAULT_TT_MB, NOT_ASKED, NilOrder,  # noqa: E402
+from dummy_spades.solver.bid.layout import (NOT_ASKED, NilOrder,  # noqa: E402
                                             certain_trick, solve_layout)
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
+from dummy_spades.solver.limits import LAYOUT_TT_MB  # noqa: E402
 
 CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob"),
          ("hands/nil-candidate.yaml", "Bob")]
@@ -121,7 +122,7 @@ def main() -> int:
     ap.add_argument("--player", help="player (with --file; default the next bidder)")
     ap.add_argument("--samples", type=int, default=100, help="layouts per case (default 100)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--tt-mb", type=float, default=DEFAULT_TT_MB)
+    ap.add_argument("--tt-mb", type=float, default=LAYOUT_TT_MB)
     ap.add_argument("--nodes-out", metavar="FILE", help="write every question's answer and nodes")
     ap.add_argument("--nodes-check", metavar="FILE", help="compare with a --nodes-out file")
     args = ap.parse_args()

@@ -8,7 +8,7 @@ For each case (default: the cases of benches/test_bench_bid.py) it deals
 layout, times the three full-deal solves a sample needs (one per real player
 as declarer, the first bidder on lead):
 
-1. our engine with the spade-breaking rule off, one ``Solver`` kept for the
+1. our engine with the spade-breaking rule off, one ``CompiledSolver`` kept for the
    whole run and each solve started from an empty table, as in ``bid``;
 2. DDS through endplay on the same deals (``solve_board``, target -1,
    solutions 1, spades trump), which has no spade-breaking rule;
@@ -36,6 +36,7 @@ from _util import ROOT, check_nodes, dds_board, dds_solve, solver_stats, write_n
 
 from dummy_spades.solver import bid as sim  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
+from dummy_spades.solver.limits import LAYOUT_TT_MB  # noqa: E402
 from dummy_spades.solver.seating import DECLARER_SIDE  # noqa: E402
 
 CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob"),
@@ -58,9 +59,9 @@ def time_ours(samples, breaking: bool) -> (List[int], List[float], int, List[dic
     """Tricks, CPU ms per sample, trick starts visited (what DDS counts as
     nodes), and per sample ``{"answer", "nodes", "trick_nodes"}``. Each
     solve starts from an empty table, as in ``bid`` (solve_layout)."""
-    from dummy_spades.solver.engine import Solver
+    from dummy_spades.solver.engine import CompiledSolver
 
-    solver = Solver(sim.DEFAULT_TT_MB)
+    solver = CompiledSolver(LAYOUT_TT_MB)
     tricks: List[int] = []
     ms: List[float] = []
     rows: List[dict] = []

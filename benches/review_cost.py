@@ -29,7 +29,8 @@ if ROOT not in sys.path:
 
 from dummy_spades.solver import analysis  # noqa: E402
 from dummy_spades.solver.auction import Auction, Bid  # noqa: E402
-from dummy_spades.solver.backend import DEFAULT_TT_MB, make_solver  # noqa: E402
+from dummy_spades.solver.backend import make_solver
+from dummy_spades.solver.limits import DEFAULT_TT_MB  # noqa: E402
 from dummy_spades.solver.batch import read_deals  # noqa: E402
 from dummy_spades.solver.deal import Deal  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402

@@ -20,6 +20,7 @@ from dummy_spades.solver import advise as sd
 from dummy_spades.solver.advise import Advice, CardFigures, Question
 from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.cards import SUIT_LETTERS, SUIT_SYMBOLS, SUITS
+from dummy_spades.solver.limits import LAYOUT_TT_MB
 from dummy_spades.solver.seating import DUMMY_SEAT
 
 from .common import console, emit_json, handle_errors, live_view, load_for_analysis, progress_bar
@@ -326,7 +327,7 @@ def advise(
         help="Solve every consistent layout (exact figures) when there are at most N "
              f"(0 to {sd.EXACT_LIMIT_MAX:,}; 0: always sample).")] = sd.DEFAULT_EXACT_LIMIT,
     no_spade_breaking: NoSpadeBreaking = False,
-    tt_mb: Annotated[Optional[float], tt_mb_option(sd.DEFAULT_TT_MB, " per worker")] = None,
+    tt_mb: Annotated[Optional[float], tt_mb_option(LAYOUT_TT_MB, " per worker")] = None,
     json_out: Annotated[bool, json_option("docs/ADVISE.md")] = False,
 ) -> None:
     runs_on = where(jobs, cluster, cluster_timeout)
@@ -340,7 +341,7 @@ def advise(
         advice = sd.advise(deal, player, samples=samples, seed=seed, sampling=sampling.value,
                            exact_limit=exact_limit, precision=precision,
                            time_limit=time_limit, executor=runner,
-                           tt_mb=sd.DEFAULT_TT_MB if tt_mb is None else tt_mb,
+                           tt_mb=LAYOUT_TT_MB if tt_mb is None else tt_mb,
                            progress=advance, update=update)
     if json_out:
         emit_json(advice_json(advice, str(file)))

@@ -14,6 +14,7 @@ import typer
 
 from dummy_spades.solver import bid as sim
 from dummy_spades.solver.bid import HONESTY, Knowledge
+from dummy_spades.solver.limits import LAYOUT_TT_MB
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
 
 from .bid_report import analysis_json, check_json, render_analysis, render_checks, report
@@ -70,7 +71,7 @@ def bid(
         "one (--samples is then a maximum; with --all the time is shared by the players). "
         "The numbers are those of the first n samples of the seed; n is shown.")] = None,
     json_out: Annotated[bool, json_option("docs/BID.md")] = False,
-    tt_mb: Annotated[Optional[float], tt_mb_option(sim.DEFAULT_TT_MB, " per worker")] = None,
+    tt_mb: Annotated[Optional[float], tt_mb_option(LAYOUT_TT_MB, " per worker")] = None,
     precision: Annotated[Optional[float], precision_option(
         "percentage points for chances, points for the score difference",
         "Keep sampling until every chance shown has a standard error of at most X "
@@ -94,7 +95,7 @@ def bid(
         fail("--all judges every player's own bid; it cannot be combined with --player or --bid")
     runs_on = where(jobs, cluster, cluster_timeout)
     deal = load_for_analysis(file, no_spade_breaking)
-    tt_mb = sim.DEFAULT_TT_MB if tt_mb is None else tt_mb
+    tt_mb = LAYOUT_TT_MB if tt_mb is None else tt_mb
     if all_players:
         bidders = len(deal.auction.bids) if deal.auction else 0
         total = samples * min(3, bidders + 1)

@@ -19,7 +19,7 @@ from typing import Annotated, Any, List, Optional
 import typer
 
 from dummy_spades.solver import limits, run
-from dummy_spades.solver.backend import DEFAULT_TT_MB
+from dummy_spades.solver.limits import DEFAULT_TT_MB
 from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM
 from dummy_spades.solver.errors import DealError
 

@@ -368,7 +368,7 @@ def review_command(
                            sampling=sampling.value, exact_limit=exact_limit)
         with runs_on.start() as runner, progress_bar(planned.total, "single dummy") as advance:
             single = sdr.single_dummy_review(planned, executor=runner, progress=advance,
-                                             tt_mb=sd.DEFAULT_TT_MB if tt_mb is None else tt_mb)
+                                             tt_mb=limits.LAYOUT_TT_MB if tt_mb is None else tt_mb)
     if json_out:
         emit_json(review_json(result, str(file), single))
     else:

@@ -22,7 +22,7 @@ Everything here returns plain values (no printing):
 Engine seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
 defender, 2 dummy, 3 right defender); the sides are
 :data:`~solver.seating.DECLARER_SIDE` and :data:`~solver.seating.DEFENDER_SIDE`.
-Every question goes to a :class:`solver.backend.Solver` (the engine contract)
+Every question goes to a :class:`solver.contract.Solver` (the engine contract)
 as the board's :class:`~solver.position.Position` (:attr:`Board.position
 <solver.board.Board.position>`); one solver serves the questions of one
 command (its transposition table is shared by them).
@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Dict, Optional, Sequence, Tuple
 
-from .backend import Solver
+from .contract import Solver
 from .board import Board
 from .deal import Deal, HandResult
 from .errors import DealError

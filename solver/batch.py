@@ -35,7 +35,9 @@ from array import array
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .backend import Solver, make_solver, solver_class
+from .backend import make_solver, solver_class
+
+from .contract import Solver
 from .board import Board
 from .cards import HandsError, check_hands, count, format_cards
 from .errors import DealError

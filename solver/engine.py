@@ -1,10 +1,10 @@
 """The compiled double-dummy engine behind the engine contract.
 
-:class:`Solver` implements :class:`solver.backend.Solver` over the compiled
-core (``solver._engine``): it checks each question once
+:class:`CompiledSolver` implements :class:`solver.contract.Solver` over the
+compiled core (``solver._engine``): it checks each question once
 (:func:`solver.position.check_query`) and hands the position to the core's
 ``cpdef`` entry point for that question (one per question). Make one with
-:func:`solver.backend.make_solver` (or ``Solver(tt_mb)``): ``tt_mb`` bounds
+:func:`solver.backend.make_solver` (or ``CompiledSolver(tt_mb)``): ``tt_mb`` bounds
 the transposition table's memory (megabytes); the table starts small and
 grows up to the bound, then replaces old entries. Entries stay valid across
 positions and questions, so reusing a solver speeds up related questions;
@@ -12,11 +12,11 @@ keep one solver per thread or process.
 """
 from __future__ import annotations
 
-from typing import List, Optional, Protocol, Tuple
+from typing import Dict, List, Optional, Protocol, Tuple
 
-from .backend import DEFAULT_TT_MB, CardGroups, EngineNotBuiltError, best_first
-from .backend import Solver as SolverContract
 from .cards import iter_cards
+from .contract import CardGroups, EngineNotBuiltError, best_first
+from .limits import DEFAULT_TT_MB
 from .position import Card, Position, Seat, SeatMask, check_query
 
 try:
@@ -49,9 +49,9 @@ class _Core(Protocol):
     def optimal_line(self, pos: Position, side: int, count: int, nil_seat: int) -> List[int]: ...
 
 
-class Solver(SolverContract):
+class CompiledSolver:
     """A double-dummy solver owning one transposition table of at most
-    ``tt_mb`` megabytes (default :data:`DEFAULT_TT_MB`)."""
+    ``tt_mb`` megabytes (default :data:`solver.limits.DEFAULT_TT_MB`)."""
 
     def __init__(self, tt_mb: Optional[float] = None) -> None:
         if tt_mb is None:
@@ -101,6 +101,11 @@ class Solver(SolverContract):
               count: Optional[SeatMask] = None, nil_seat: Optional[Seat] = None) -> int:
         return self._core.bound(*check_query(pos, side, count, nil_seat), int(target))
 
+    def at_least(self, pos: Position, side: SeatMask, target: int,
+                 count: Optional[SeatMask] = None, nil_seat: Optional[Seat] = None) -> bool:
+        target = int(target)
+        return self.bound(pos, side, target, count, nil_seat) >= target
+
     def card_groups(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
                     nil_seat: Optional[Seat] = None) -> CardGroups:
         pos, side, count, nil = check_query(pos, side, count, nil_seat)
@@ -108,9 +113,14 @@ class Solver(SolverContract):
                   for mask, value in self._core.card_groups(pos, side, count, nil)]
         return best_first(groups, bool(side >> pos.to_move & 1))
 
+    def card_values(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
+                    nil_seat: Optional[Seat] = None) -> Dict[Card, int]:
+        values = {c: v for cards, v in self.card_groups(pos, side, count, nil_seat) for c in cards}
+        return dict(sorted(values.items()))
+
     def optimal_line(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
                      nil_seat: Optional[Seat] = None) -> List[Card]:
         return self._core.optimal_line(*check_query(pos, side, count, nil_seat))
 
 
-__all__ = ["DEFAULT_TT_MB", "Solver"]
+__all__ = ["CompiledSolver"]

@@ -20,7 +20,8 @@ from typing import Dict, Hashable, List, Optional, Tuple
 
 from . import analysis
 from .analysis import CardAnalysis
-from .backend import Solver, make_solver
+from .backend import make_solver
+from .contract import Solver
 from .board import Board
 from .deal import Deal
 from .review import Scores, scores_at

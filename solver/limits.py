@@ -54,6 +54,16 @@ JOBS_PER_CORE = 4
 SAMPLES_MAX = 1_000_000
 #: Seeds are whole numbers from 0 to 2**64 - 1.
 SEED_MAX = 2 ** 64 - 1
+#: A solver's transposition table when none is given, in megabytes: the one
+#: solver of solve, analyse, review and explore, and each of batch's workers.
+DEFAULT_TT_MB = 128.0
+#: The table of each worker that solves sampled layouts (bid, advise, review
+#: --single-dummy), in megabytes: the full solves need little, but proving a
+#: nil kept and counting the tricks beside it fills 16 MB (docs/BENCHMARKS.md
+#: "The bid simulation's table").
+LAYOUT_TT_MB = 64.0
+#: The table of each of duck's solvers (one per kind of question), in megabytes.
+DUCK_TT_MB = 32.0
 #: Fallback for the transposition-table cap where the memory size is unknown.
 TT_MB_FALLBACK = 65536.0
 

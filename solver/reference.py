@@ -1,8 +1,8 @@
 """The reference twin: a plain, exhaustive minimax double-dummy solver.
 
 Slow and obviously correct: it is the specification the compiled engine
-(:mod:`solver.engine`) is tested against. :class:`Solver` implements the
-engine contract (:class:`solver.backend.Solver`; the position and the
+(:mod:`solver.engine`) is tested against. :class:`ReferenceSolver` implements the
+engine contract (:class:`solver.contract.Solver`; the position and the
 arguments ``side``, ``count`` and ``nil_seat`` are described in
 :mod:`solver.position`), so the same contract tests run on both.
 
@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from .backend import CardGroups, best_first
-from .backend import Solver as SolverContract
 from .cards import iter_cards
+from .contract import CardGroups, best_first
 from .position import (NIL_LOST, Card, Position, Seat, SeatMask, check_query, equivalent_groups,
                        play_card)
 from .rules import legal_cards
@@ -64,8 +63,8 @@ def _after(key: _Key, card: Card, breaking: bool, side: int, count: int, nil: in
     return _value(child, breaking, side, count, nil, memo) + (count >> winner & 1)
 
 
-class Solver(SolverContract):
-    """The reference twin of :class:`solver.engine.Solver`. ``tt_mb`` is
+class ReferenceSolver:
+    """The reference twin of :class:`solver.engine.CompiledSolver`. ``tt_mb`` is
     accepted for a uniform :func:`solver.backend.make_solver` and ignored:
     the twin keeps no table between questions."""
 
@@ -106,6 +105,11 @@ class Solver(SolverContract):
               count: Optional[SeatMask] = None, nil_seat: Optional[Seat] = None) -> int:
         return self.max_tricks(pos, side, count, nil_seat)
 
+    def at_least(self, pos: Position, side: SeatMask, target: int,
+                 count: Optional[SeatMask] = None, nil_seat: Optional[Seat] = None) -> bool:
+        target = int(target)
+        return self.bound(pos, side, target, count, nil_seat) >= target
+
     def card_values(self, pos: Position, side: SeatMask, count: Optional[SeatMask] = None,
                     nil_seat: Optional[Seat] = None) -> Dict[Card, int]:
         return self._card_values(*check_query(pos, side, count, nil_seat))
@@ -144,4 +148,4 @@ class Solver(SolverContract):
         return line
 
 
-__all__ = ["Solver"]
+__all__ = ["ReferenceSolver"]

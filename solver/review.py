@@ -38,7 +38,7 @@ from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from .analysis import (AnalysisError, ContractResult, contract_result, dd_side_bound,
                        dd_side_tricks)
-from .backend import Solver
+from .contract import Solver
 from .board import Board
 from .deal import Deal, HandResult
 from .duck.outcomes import _values as ranked_values

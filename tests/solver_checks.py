@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from dummy_spades.solver.backend import make_solver
 from dummy_spades.solver.position import NIL_LOST, Position
-from dummy_spades.solver.reference import Solver as ReferenceSolver
+from dummy_spades.solver.reference import ReferenceSolver
 from dummy_spades.solver.rules import breaks_spades, legal_cards, trick_winner
 
 
@@ -85,11 +85,11 @@ def plain_engine() -> Any:
     the reference twin (tests/test_engine_bounds.py); checked against the twin
     on random positions by tests/test_engine_reference.py."""
     from dummy_spades.solver import _engine
-    from dummy_spades.solver.engine import Solver
+    from dummy_spades.solver.engine import CompiledSolver
 
     old = _engine.set_features(**{name: False for name in _engine.FEATURES})
     try:
-        return Solver(tt_mb=1)
+        return CompiledSolver(tt_mb=1)
     finally:
         _engine.set_features(**old)
 

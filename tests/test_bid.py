@@ -16,13 +16,13 @@ import pytest
 from dummy_spades.solver import bid as sim
 from dummy_spades.solver.bid import simulate
 from dummy_spades.solver.auction import Auction, Bid
-from dummy_spades.solver.backend import Solver as SolverContract
 from dummy_spades.solver.bid import (BidError, Candidate, Estimate, Knowledge, KnowledgeError, Plan,
                                      SampleResult, certain_trick, declarer_for, plan_for,
                                      sample_layout, sample_outcome)
 from dummy_spades.solver.cards import FULL_DECK, count, parse_card, parse_hand
 from dummy_spades.solver.deal import Deal, Rules, Variant
 from dummy_spades.solver.dealfile import loads_deal
+from dummy_spades.solver.limits import LAYOUT_TT_MB
 from dummy_spades.solver.position import Position
 from dummy_spades.solver.run import Inline, ProcessPool
 from dummy_spades.solver.scoring import DUMMY, NilBet, ScoringRules, Standing, apply_bags, score_hand
@@ -31,14 +31,22 @@ from dummy_spades.solver.seating import DECLARER_SIDE
 PLAYERS = ("Alice", "Bob", "Carol")
 
 
-class FakeSolver(SolverContract):
+class FakeSolver:
     """A cheap stand-in for the engine: tricks = high cards of the side
     (aces, kings, queens and spades above the nine), at most 13; a nil is
     kept when the nil hand holds no card above the ten. ``bound`` answers
     with the exact value (a fail-soft bound that is never loose)."""
 
+    nodes = trick_nodes = 0
+
     def __init__(self):
         self.calls = []
+
+    def clear(self):
+        pass
+
+    def reset_stats(self):
+        pass
 
     def max_tricks(self, pos, side, count=None, nil_seat=None):
         hands = pos.hands
@@ -63,6 +71,9 @@ class FakeSolver(SolverContract):
 
     def bound(self, pos, side, target, count=None, nil_seat=None):
         return self.max_tricks(pos, side, count, nil_seat)
+
+    def at_least(self, pos, side, target, count=None, nil_seat=None):
+        return self.bound(pos, side, target, count, nil_seat) >= target
 
 
 def deal(**over):
@@ -482,15 +493,15 @@ def test_nil_questions_by_null_window_tests_match_the_exact_query(order):
     """solve_layout's null-window paths (keep test then fail-soft tests from
     the full tricks down, or fail-soft tests from the full tricks only) give
     the same answers as max_tricks with nil_seat."""
-    from dummy_spades.solver.engine import Solver
+    from dummy_spades.solver.engine import CompiledSolver
 
-    class ExactOnly(Solver):  # the engine, every null-window test answered by the exact value
+    class ExactOnly(CompiledSolver):  # the engine, every null-window test answered by the exact value
         def bound(self, pos, side, target, count=None, nil_seat=None):
             return self.max_tricks(pos, side, count, nil_seat)
 
     k = Knowledge.from_deal(NIL_HAND, "Bob")
     plan = plan_for(k, [Candidate(0, ("Bob", "Carol"))])
-    tests, exact = Solver(8), ExactOnly(8)
+    tests, exact = CompiledSolver(8), ExactOnly(8)
     kept = 0
     for i in range(8):
         layout = sample_layout(k, 11, i)
@@ -512,7 +523,7 @@ def test_time_limit_keeps_the_first_samples(monkeypatch):
     assert sim.run_samples(k, plan, 6, seed=3, executor=Inline(FakeSolver()), time_limit=1e-9) == full[:1]
     assert sim.run_samples(k, plan, 6, seed=3, executor=Inline(FakeSolver()), time_limit=0) == full[:1]
     assert sim.run_samples(k, plan, 6, seed=3, executor=Inline(FakeSolver()), time_limit=600) == full
-    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
+    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=LAYOUT_TT_MB: FakeSolver())
     assert sim.run_samples(k, plan, 6, seed=3, executor=ProcessPool(2), time_limit=1e-9) == full[:1]
     a = sim.analyse(k, 6, seed=3, executor=Inline(FakeSolver()), time_limit=1e-9)
     assert a.samples == 1 and a.requested == 6 and a.stopped_early
@@ -668,7 +679,7 @@ def test_conditioned_analysis_uses_weights_everywhere():
 
 
 def test_conditioned_result_whatever_the_jobs(monkeypatch):
-    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
+    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=LAYOUT_TT_MB: FakeSolver())
     k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
     one = sim.analyse(k, 12, seed=3, executor=Inline())
     two = sim.analyse(k, 12, seed=3, executor=ProcessPool(2))

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
-from dummy_spades.solver import bid as sim
 from dummy_spades.solver.bid import simulate
+from dummy_spades.solver.limits import LAYOUT_TT_MB
 
 from test_bid import FakeSolver
 
@@ -40,7 +40,7 @@ auction:
 
 @pytest.fixture(autouse=True)
 def fake_engine(monkeypatch):
-    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=sim.DEFAULT_TT_MB: FakeSolver())
+    monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=LAYOUT_TT_MB: FakeSolver())
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from model_helpers import dealt
 
-from dummy_spades.solver import backend, reference
+from dummy_spades.solver import contract, limits, reference
 from dummy_spades.solver.cards import parse_hand
 from dummy_spades.solver.position import Position
 
@@ -29,19 +29,19 @@ SUITED = (parse_hand("AKQJT98765432..."), parse_hand(".AKQJT98765432.."),
 
 def test_signatures_match_the_reference():
     for name in ("max_tricks", "bound", "at_least", "card_values", "card_groups", "optimal_line"):
-        want = inspect.signature(getattr(backend.Solver, name))
-        assert inspect.signature(getattr(engine.Solver, name)) == want, name
-        assert inspect.signature(getattr(reference.Solver, name)) == want, name
+        want = inspect.signature(getattr(contract.Solver, name))
+        assert inspect.signature(getattr(engine.CompiledSolver, name)) == want, name
+        assert inspect.signature(getattr(reference.ReferenceSolver, name)) == want, name
 
 
 def test_default_table_bound_is_the_cores():
     from dummy_spades.solver import _engine
-    assert backend.DEFAULT_TT_MB == _engine.DEFAULT_TT_MB == engine.Solver().tt_mb
+    assert limits.DEFAULT_TT_MB == _engine.DEFAULT_TT_MB == engine.CompiledSolver().tt_mb
 
 
 def test_one_suit_each():
     # spades are trump: N wins every trick whoever leads
-    s = engine.Solver()
+    s = engine.CompiledSolver()
     for leader in range(4):
         pos = Position(SUITED, leader, breaking=False)
         assert s.max_tricks(pos, 0b0101) == 13
@@ -50,7 +50,7 @@ def test_one_suit_each():
 
 
 def test_ending_against_reference_all_queries():
-    s = engine.Solver(tt_mb=1)
+    s = engine.CompiledSolver(tt_mb=1)
     ending = (parse_hand("A2.K.."), parse_hand("K3..A."), parse_hand("Q.Q..2"), parse_hand("4..K.3"))
     for leader in range(4):
         for side in (5, 10, 7, 8):
@@ -63,10 +63,10 @@ def test_ending_against_reference_all_queries():
 
 def test_solver_options_and_stats():
     with pytest.raises(ValueError):
-        engine.Solver(tt_mb=0)
+        engine.CompiledSolver(tt_mb=0)
     with pytest.raises(ValueError):
-        engine.Solver(tt_mb="lots")
-    s = engine.Solver(tt_mb=2)
+        engine.CompiledSolver(tt_mb="lots")
+    s = engine.CompiledSolver(tt_mb=2)
     assert s.tt_mb == 2 and s.nodes == 0 and s.trick_nodes == 0
     pos = Position((parse_hand("AKQJ.T98.765.432"), parse_hand("T98.765.432.AKQJ"),
                     parse_hand("765.432.AKQJ.T98"), parse_hand("432.AKQJ.T98.765")), 3, breaking=False)
@@ -88,9 +88,9 @@ def test_clear_is_a_cold_start():
     positions = [Position(hands, 3, breaking=False) for hands in deals]
     fresh = []
     for pos in positions:
-        s = engine.Solver()
+        s = engine.CompiledSolver()
         fresh.append((s.max_tricks(pos, 0b0101), s.nodes))
-    s = engine.Solver()
+    s = engine.CompiledSolver()
     again = []
     for pos in reversed(positions):
         s.clear()
@@ -132,13 +132,13 @@ def test_each_technique_switched_off_gives_the_same_answers():
 
     rng = random.Random(91)
     cases = [query(random_position(rng, cards)) for cards in (4, 6) for _ in range(40)]
-    full = engine.Solver(tt_mb=4)
+    full = engine.CompiledSolver(tt_mb=4)
     want = [(full.max_tricks(**q), full.card_groups(**q)) for q in cases]
     for name in _engine.FEATURES:
         old = _engine.set_features(**{name: False})
         try:
             assert _engine.features()[name] is False
-            solver = engine.Solver(tt_mb=4)
+            solver = engine.CompiledSolver(tt_mb=4)
         finally:
             _engine.set_features(**old)
         assert _engine.features() == old
@@ -154,7 +154,7 @@ def test_a_growing_table_stays_within_tt_mb():
     together: the cap is set so that their sum fits in ``tt_mb`` (5 MB: a
     table of 1024 buckets, 2 MB, may not double to 4 MB)."""
     tt_mb = 5
-    s = engine.Solver(tt_mb=tt_mb)
+    s = engine.CompiledSolver(tt_mb=tt_mb)
     slots = s.tt_bytes // 2240 * 32          # 32 slots a bucket of 2240 bytes (with its directory entries)
     rng = random.Random(5)
     held = fullest = 0

@@ -61,7 +61,7 @@ def test_ctrl_c_ends_a_search_that_would_run_for_hours_within_a_second():
 def test_an_interrupted_solver_keeps_answering_right():
     rng = random.Random(11)
     deals = [random_hands(rng) for _ in range(6)]
-    solver = engine.Solver(16)
+    solver = engine.CompiledSolver(16)
     sent: list = []
     with pytest.raises(KeyboardInterrupt):
         interrupt_after(0.05, sent)
@@ -69,7 +69,7 @@ def test_an_interrupted_solver_keeps_answering_right():
             for hands in deals:
                 solver.card_groups(Position(hands, 3), NS ^ 15)
     assert sent
-    fresh = engine.Solver(16)
+    fresh = engine.CompiledSolver(16)
     for hands in deals:
         pos = Position(hands, 3)
         assert solver.max_tricks(pos, NS ^ 15) == fresh.max_tricks(pos, NS ^ 15)

@@ -40,7 +40,7 @@ def check_plain(pos: Dict, want: int, label: str) -> None:
 def test_random_small_positions(seed):
     """1-4 cards per hand; one solver per seed, so its table is reused across positions."""
     rng = random.Random(1000 + seed)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     for i in range(200):
         pos = random_position(rng, rng.choice((1, 2, 2, 3, 3, 3, 4, 4)))
         want = check(pos, solver, f"seed {seed} position {i}")
@@ -51,7 +51,7 @@ def test_random_small_positions(seed):
 def test_random_positions_tiny_table(seed):
     """A table far too small for the search: replacement must never give a wrong answer."""
     rng = random.Random(2000 + seed)
-    solver = engine.Solver(tt_mb=0.01)
+    solver = engine.CompiledSolver(tt_mb=0.01)
     for i in range(50):
         pos = random_position(rng, 4)
         check(pos, solver, f"seed {seed} position {i}")
@@ -60,7 +60,7 @@ def test_random_positions_tiny_table(seed):
 @pytest.mark.parametrize("seed", range(6))
 def test_random_five_card_positions(seed):
     rng = random.Random(3000 + seed)
-    solver = engine.Solver(tt_mb=4)
+    solver = engine.CompiledSolver(tt_mb=4)
     for i in range(3):
         pos = random_position(rng, 5)
         want = check(pos, solver, f"seed {seed} position {i}")
@@ -76,14 +76,14 @@ def test_nil_and_sides(seed):
         pos["side"] = rng.choice((5, 10, 7, 13, 14, 11, 1, 2))
         pos["count"] = rng.choice((pos["side"], pos["side"], rng.randrange(16)))
         pos["nil_seat"] = rng.choice([s for s in range(4) if pos["side"] >> s & 1])
-        want = check(pos, engine.Solver(tt_mb=1), f"seed {seed} position {i}")
+        want = check(pos, engine.CompiledSolver(tt_mb=1), f"seed {seed} position {i}")
         check_plain(pos, want, f"seed {seed} position {i}")
 
 
 def test_breaking_rule_positions():
     """Spades unbroken with the rule on: the leader may not lead spades unless it holds only spades."""
     rng = random.Random(5000)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     for i in range(300):
         pos = random_position(rng, rng.choice((2, 3, 4)))
         pos.update(breaking=True, spades_broken=False, trick=())
@@ -99,7 +99,7 @@ def test_breaking_rule_positions():
 def test_same_position_all_configurations_share_one_table():
     """Results for one position under many configurations, one table: keys must not mix."""
     rng = random.Random(6000)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     for i in range(40):
         base = random_position(rng, 3)
         for side in (5, 10, 7, 8):
@@ -112,7 +112,7 @@ def test_at_least_null_window():
     """Solver.at_least (one null-window search) and Solver.bound (its
     fail-soft result) against the reference value."""
     rng = random.Random(7000)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     for i in range(250):
         pos = random_position(rng, rng.choice((1, 2, 3, 3, 4)))
         check_null_window(pos, solver, f"position {i}", REF.max_tricks(**query(pos)))
@@ -227,7 +227,7 @@ def test_nil_hand_low_or_covered(seed):
     sure-keep rule with mixed suits): values, card values, lines and every
     null-window test (the keep test among them) against the reference."""
     rng = random.Random(7300 + seed)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     kept = 0
     for i in range(40):
         pos = covered_nil_position(rng, rng.choice((2, 3, 3, 4)))
@@ -243,7 +243,7 @@ def test_nil_hand_below_everyone(seed):
     searched as the plain game): values, card values, lines and every
     null-window bound against the reference."""
     rng = random.Random(7200 + seed)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     fired = 0
     for i in range(40):
         pos = low_nil_position(rng, rng.choice((2, 3, 3, 4)))

@@ -50,7 +50,7 @@ def split_position(rng: random.Random, cards: int) -> Dict:
 def test_split_sides_count_differs(seed):
     """count != side, three against one, side 0 and 15; one table per seed."""
     rng = random.Random(8000 + seed)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     for i in range(120):
         pos = split_position(rng, rng.choice((1, 2, 3, 3, 4, 4)))
         check(pos, solver, f"seed {seed} split position {i}")
@@ -59,7 +59,7 @@ def test_split_sides_count_differs(seed):
 @pytest.mark.parametrize("seed", range(2))
 def test_split_five_cards(seed):
     rng = random.Random(8100 + seed)
-    solver = engine.Solver(tt_mb=2)
+    solver = engine.CompiledSolver(tt_mb=2)
     for i in range(3):
         pos = split_position(rng, 5)
         want = REF.max_tricks(**query(pos))
@@ -88,7 +88,7 @@ def test_nil_spadeless_and_covered(seed):
     """Nil hands without spades, many of them covered by a partner (sure keep),
     the rest near misses; trick starts and tricks in progress."""
     rng = random.Random(8200 + seed)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     covered = tried = 0
     while tried < 80:
         pos = random_position(rng, rng.choice((2, 3, 3, 4)))
@@ -112,7 +112,7 @@ def test_nil_spadeless_and_covered(seed):
 def test_nil_spade_heavy(seed):
     """Nil hands with spades against covering spades (sure loss or not)."""
     rng = random.Random(8300 + seed)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     for i in range(80):
         pos = spade_rich(rng, rng.choice((2, 3, 3, 4)))
         pos["side"] = rng.choice((5, 10, 7, 13, 14, 11, 15, 1, 8))
@@ -126,7 +126,7 @@ def test_nil_spade_heavy(seed):
 def test_at_least_split_and_nil():
     """One null-window search per target, split sides and nil queries."""
     rng = random.Random(8400)
-    solver = engine.Solver(tt_mb=1)
+    solver = engine.CompiledSolver(tt_mb=1)
     for i in range(200):
         pos = split_position(rng, rng.choice((2, 3, 4)))
         if rng.random() < 0.4 and pos["side"]:

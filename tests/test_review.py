@@ -182,7 +182,7 @@ def test_nil_bets_are_scored_as_solve_scores_them(tmp_path):
 # ------------------------------------------------------------ the library
 def test_equivalent_groups_match_the_engine():
     deal = load_deal(HANDS / "worked-example.yaml")
-    solver = engine.Solver(16)
+    solver = engine.CompiledSolver(16)
     rng = random.Random(1)
     checked = 0
     for _ in range(6):

@@ -1,4 +1,4 @@
-"""The engine contract (solver.backend.Solver), one suite for both backends.
+"""The engine contract (solver.contract.Solver), one suite for both backends.
 
 Every test runs on the compiled engine and on the reference twin, made by
 the one ``make_solver``: hand-checked small positions, the entry points
@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from dummy_spades.solver import backend
+from dummy_spades.solver import contract
 from dummy_spades.solver.backend import BACKENDS, make_solver
 from dummy_spades.solver.cards import parse_card, parse_hand
 from dummy_spades.solver.position import NIL_LOST, Position, PositionError
@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - depends on the build
 
 
 @pytest.fixture(params=BACKENDS)
-def solver(request) -> backend.Solver:
+def solver(request) -> contract.Solver:
     if request.param == "engine" and not HAVE_ENGINE:
         pytest.skip("compiled engine not built (pip install -e .)")
     return make_solver(2, request.param)
@@ -40,7 +40,7 @@ ENDING = (parse_hand("A2.K.."), parse_hand("K3..A."), parse_hand("Q.Q..2"), pars
 
 
 def test_both_backends_implement_the_contract(solver):
-    assert isinstance(solver, backend.Solver)
+    assert isinstance(solver, contract.Solver)
     for name in ("max_tricks", "bound", "at_least", "card_values", "card_groups", "optimal_line",
                  "clear", "reset_stats"):
         assert callable(getattr(solver, name)), name

@@ -21,7 +21,7 @@ from .conditioning import Draws, SamplingReport, Weighted, bid_chances, exact_la
 from .layouts import Layout, LayoutError, LayoutSpace
 from .outcome import Outcome, Scorer
 from .question import AdviseError, Bidder, Goal, Question, question, question_of
-from .simulate import (DEFAULT_EXACT_LIMIT, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_TT_MB,
+from .simulate import (DEFAULT_EXACT_LIMIT, DEFAULT_SAMPLES, DEFAULT_SEED,
                        EXACT_LIMIT_MAX, Solving, advise, advise_on, check_exact_limit,
                        check_precision, check_samples, double_dummy, layout_work)
 from .summary import (CLOSE_SE, EXACT, HONESTY, SAMPLED, Advice, CardFigures, card_figures,
@@ -31,7 +31,7 @@ __all__ = [
     "LayoutAnswers", "group_values", "solve_layout", "Draws", "SamplingReport", "Weighted",
     "bid_chances", "exact_layouts", "layout_rng", "Layout", "LayoutError", "LayoutSpace",
     "Outcome", "Scorer", "AdviseError", "Bidder", "Goal", "Question", "question", "question_of",
-    "DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED", "DEFAULT_TT_MB", "EXACT_LIMIT_MAX",
+    "DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED", "EXACT_LIMIT_MAX",
     "Solving", "layout_work", "advise", "advise_on", "check_exact_limit", "check_precision",
     "check_samples", "double_dummy", "CLOSE_SE", "EXACT", "HONESTY", "SAMPLED", "Advice",
     "CardFigures", "card_figures", "estimate", "within",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Dict, NamedTuple, Tuple
 
-from ..backend import Solver
+from ..contract import Solver
 from ..seating import side_of
 from .layouts import Layout
 from .question import Question

@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import run
-from ..backend import Solver, make_solver
+from ..backend import make_solver
+from ..limits import LAYOUT_TT_MB
+from ..contract import Solver
 from ..bid.estimates import Estimate
 from ..bid.sampling import CONDITIONED
 from ..deal import Deal
@@ -36,7 +38,7 @@ from ..review import CardJudgement
 from .answers import LayoutAnswers, solve_layout
 from .layouts import Layout
 from .question import Question, question
-from .simulate import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, DEFAULT_TT_MB, Solving
+from .simulate import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Solving
 from .summary import Advice, CardFigures, within
 
 UNLUCKY, LUCKY, MISTAKE, FINE = "unlucky", "lucky", "mistake", "fine"
@@ -175,7 +177,7 @@ def plan(deal: Deal, cards: Sequence[CardJudgement], *, samples: int = DEFAULT_S
 
 
 def single_dummy_review(plan: Plan, *, executor: Optional[run.Executor] = None,
-                        solver: Optional[Solver] = None, tt_mb: float = DEFAULT_TT_MB,
+                        solver: Optional[Solver] = None, tt_mb: float = LAYOUT_TT_MB,
                         progress: Optional[Callable[[], None]] = None) -> SingleDummyReview:
     """Solve every layout of ``plan`` through one executor (default: this
     process, with ``solver`` if given) and judge each card; ``progress()``

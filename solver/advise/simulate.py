@@ -14,7 +14,9 @@ import time
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from .. import run
-from ..backend import Solver, make_solver
+from ..backend import make_solver
+from ..limits import LAYOUT_TT_MB
+from ..contract import Solver
 from ..bid.estimates import effective_samples
 from ..bid.sampling import CONDITIONED
 from ..bid.simulate import checkpoints
@@ -34,7 +36,6 @@ DEFAULT_EXACT_LIMIT = 5000
 #: the largest --exact-limit: the layouts are listed in memory
 EXACT_LIMIT_MAX = 1_000_000
 #: transposition table per worker (MB): a layout's questions are small
-DEFAULT_TT_MB = 64.0
 
 
 def check_exact_limit(limit: int) -> int:
@@ -74,7 +75,7 @@ def advise(deal: Deal, player: Optional[str] = None, *, samples: int = DEFAULT_S
            seed: int = DEFAULT_SEED, sampling: str = CONDITIONED,
            exact_limit: int = DEFAULT_EXACT_LIMIT, precision: Optional[float] = None,
            time_limit: Optional[float] = None, executor: Optional[run.Executor] = None,
-           solver: Optional[Solver] = None, tt_mb: float = DEFAULT_TT_MB,
+           solver: Optional[Solver] = None, tt_mb: float = LAYOUT_TT_MB,
            progress: Optional[Callable[[], None]] = None,
            update: Optional[Callable[[Advice], None]] = None,
            hindsight: bool = True) -> Advice:
@@ -176,7 +177,7 @@ def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int =
               sampling: str = CONDITIONED, exact_limit: int = DEFAULT_EXACT_LIMIT,
               precision: Optional[float] = None, time_limit: Optional[float] = None,
               executor: Optional[run.Executor] = None, solver: Optional[Solver] = None,
-              tt_mb: float = DEFAULT_TT_MB, progress: Optional[Callable[[], None]] = None,
+              tt_mb: float = LAYOUT_TT_MB, progress: Optional[Callable[[], None]] = None,
               update: Optional[Callable[[Advice], None]] = None,
               real: Optional[Layout] = None) -> Advice:
     """Single-dummy advice on ``question``.
@@ -218,6 +219,6 @@ def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int =
     return solving.advice(stopped_by)
 
 
-__all__ = ["DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED", "DEFAULT_TT_MB",
+__all__ = ["DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED",
            "EXACT_LIMIT_MAX", "Solving", "advise", "advise_on", "check_exact_limit",
            "check_precision", "check_samples", "double_dummy", "layout_work"]

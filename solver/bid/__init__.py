@@ -78,7 +78,7 @@ from .candidates import (BIDS, Candidate, check_candidate, default_candidates, f
                          parse_candidate, plan_for)
 from .estimates import Estimate, effective_samples
 from .knowledge import BidError, Knowledge, KnowledgeError
-from .layout import (DEFAULT_TT_MB, NOT_ASKED, NilOrder, Plan, SampleResult,
+from .layout import (NOT_ASKED, NilOrder, Plan, SampleResult,
                      certain_trick, layout_board, mirror_declarers, nil_tricks, solve_layout)
 from .outcome import (LATER_BID_MODEL, MODEL_LATER_BIDS, BidOutcome, declarer_for, declarer_odds,
                       modelled_bid, sample_outcome, side_tricks)
@@ -94,7 +94,7 @@ from .summary import (HONESTY, MODEL_HONESTY, BidAnalysis, CandidateStats, Judge
 __all__ = [
     "model", "BIDS", "Candidate", "check_candidate", "default_candidates", "file_bid",
     "parse_candidate", "plan_for", "Estimate", "effective_samples", "BidError", "Knowledge", "KnowledgeError",
-    "DEFAULT_TT_MB", "NIL_LOST", "NOT_ASKED", "NilOrder", "Plan", "SampleResult",
+    "NIL_LOST", "NOT_ASKED", "NilOrder", "Plan", "SampleResult",
     "certain_trick", "layout_board", "mirror_declarers", "nil_tricks", "solve_layout", "LATER_BID_MODEL",
     "MODEL_LATER_BIDS", "BidOutcome", "declarer_for", "declarer_odds", "modelled_bid",
     "sample_outcome", "side_tricks", "Draw", "LaterBidder", "Sampler", "SamplingReport",

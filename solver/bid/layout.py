@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..auction import MIRROR, STANDARD, auction_winner, spade_count
-from ..backend import Solver
+from ..contract import Solver
 from ..board import Board
 from ..cards import SPADES, card_index
 from ..position import ALL_SEATS, NIL_LOST, Position
@@ -16,11 +16,6 @@ from .knowledge import Knowledge
 
 NOT_ASKED = -2   # a nil question of a role the layout rules out (mirror): not searched
 
-
-#: transposition table per worker: the full solves need little, but proving
-#: a nil kept and counting the tricks beside it fills 16 MB (a nil hand's
-#: samples took 8% more time and 25% more nodes with 16 MB than with 64).
-DEFAULT_TT_MB = 64.0
 
 
 def certain_trick(hand: int) -> bool:

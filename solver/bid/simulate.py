@@ -8,7 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..auction import STANDARD, Auction
-from ..backend import Solver, make_solver
+from ..backend import make_solver
+from ..limits import LAYOUT_TT_MB
+from ..contract import Solver
 from ..deal import Deal
 from ..run import Executor, Work
 from .candidates import Candidate, check_candidate, file_bid, plan_for
@@ -17,7 +19,7 @@ from .control import MIN_DRAWS as CONTROL_MIN_DRAWS
 from .control import MIN_SAMPLES as CONTROL_MIN_SAMPLES
 from .control import ControlDraws
 from .knowledge import BidError, Knowledge
-from .layout import DEFAULT_TT_MB, NilOrder, Plan, SampleResult, solve_layout
+from .layout import NilOrder, Plan, SampleResult, solve_layout
 from .outcome import BidOutcome, sample_outcome, side_tricks
 from .sampling import CONDITIONED, UNIFORM, Draw, Sampler, sample_layout
 from .summary import BidAnalysis, SummaryCache, summarise
@@ -86,7 +88,7 @@ class Run:
 
 
 def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int, executor: Executor,
-        progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
+        progress: Optional[Callable[[], None]] = None, tt_mb: float = LAYOUT_TT_MB,
         time_limit: Optional[float] = None,
         enough: Optional[Callable[[List[SampleResult], List[Draw]], bool]] = None) -> Run:
     """Solve the sampler's accepted draws in order, at most ``samples``.
@@ -134,7 +136,7 @@ def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int, execut
 
 
 def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFAULT_SEED,
-                progress: Optional[Callable[[], None]] = None, tt_mb: float = DEFAULT_TT_MB,
+                progress: Optional[Callable[[], None]] = None, tt_mb: float = LAYOUT_TT_MB,
                 time_limit: Optional[float] = None, *, executor: Executor) -> List[SampleResult]:
     """Solve the first ``samples`` layouts of ``seed`` drawn uniformly
     (:func:`run` with uniform sampling); results in sample order."""
@@ -144,7 +146,7 @@ def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFA
 
 def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
             bid: Optional[Candidate] = None, progress: Optional[Callable[[], None]] = None,
-            tt_mb: float = DEFAULT_TT_MB, time_limit: Optional[float] = None,
+            tt_mb: float = LAYOUT_TT_MB, time_limit: Optional[float] = None,
             sampling: str = CONDITIONED, precision: Optional[float] = None,
             update: Optional[Callable[[BidAnalysis], None]] = None, *,
             executor: Executor, controls: bool = True) -> BidAnalysis:
@@ -224,7 +226,7 @@ def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optio
 
 def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
               progress: Optional[Callable[[], None]] = None,
-              tt_mb: float = DEFAULT_TT_MB,
+              tt_mb: float = LAYOUT_TT_MB,
               time_limit: Optional[float] = None, sampling: str = CONDITIONED,
               precision: Optional[float] = None, *,
               executor: Executor, controls: bool = True) -> List[PlayerCheck]:

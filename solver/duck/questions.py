@@ -18,7 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Mapping, Optional, Tuple
 
-from ..backend import CardGroups, Solver, solver_class
+from ..backend import solver_class
+from ..limits import DUCK_TT_MB
+
+from ..contract import CardGroups, Solver
 from ..position import ALL_SEATS, Position
 from ..seating import (DECLARER_SIDE, DEFENDER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT,
                        side_of)
@@ -34,7 +37,7 @@ class Oracle:
     transposition tables of different games stay apart. ``queries`` counts
     the calls made."""
 
-    def __init__(self, backend: Optional[str] = None, tt_mb: float = 32.0) -> None:
+    def __init__(self, backend: Optional[str] = None, tt_mb: float = DUCK_TT_MB) -> None:
         self._make = solver_class(backend)   # EngineNotBuiltError, ValueError
         self.tt_mb = tt_mb
         self.queries = 0

@@ -11,7 +11,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from ..position import Position
 from ..seating import DECLARER_SEAT, DEFENDER_SIDE, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
-from ..backend import CardGroups
+from ..contract import CardGroups
 from .questions import Oracle, after_card, default_oracle
 
 #: Roles of a seat in a :func:`reach` search: ``CHOOSE`` seats play whatever
