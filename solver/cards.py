@@ -9,11 +9,11 @@ board):
 * a card is the int ``suit * 13 + (rank - 2)`` in ``range(52)``;
 * a hand (any set of cards) is a 52-bit int mask with bit ``card`` set.
 
-Rich objects (:class:`Card`) live at the edges: parsing and printing.
+Text is met only at the edges, by parse/format pairs (:func:`parse_card` /
+:func:`format_card`, :func:`parse_hand` / :func:`format_hand`...).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence, Tuple
 
 from .errors import DealError
@@ -152,9 +152,9 @@ def suit_ranks(hand: int, suit: int) -> list[int]:
     return [r + 2 for r in range(12, -1, -1) if bits >> r & 1]
 
 
-def format_holding(hand: int, suit: int, symbols: bool = False, ten: str = "T") -> str:
-    ranks = suit_ranks(hand, suit)
-    return "".join("10" if (r == 10 and ten == "10") else RANK_CHARS[r - 2] for r in ranks)
+def format_holding(hand: int, suit: int) -> str:
+    """The ranks ``hand`` holds in ``suit``, highest first: ``AKT73``."""
+    return "".join(RANK_CHARS[r - 2] for r in suit_ranks(hand, suit))
 
 
 def format_hand(hand: int) -> str:
@@ -179,44 +179,6 @@ def cards_mask(cards: Iterable[int]) -> int:
 
 def count(mask: int) -> int:
     return bin(mask).count("1")
-
-
-@dataclass(frozen=True, order=True)
-class Card:
-    """An immutable card. ``Card.parse("♠A") == Card(0, 14)``."""
-
-    suit: int
-    rank: int
-
-    def __post_init__(self) -> None:
-        if self.suit not in SUITS or self.rank not in RANKS:
-            raise CardError(f"no such card: suit={self.suit!r}, rank={self.rank!r}",
-                            expected="suit 0-3 and rank 2-14")
-
-    @classmethod
-    def parse(cls, text: str) -> "Card":
-        return cls.from_index(parse_card(text))
-
-    @classmethod
-    def from_index(cls, index: int) -> "Card":
-        return cls(suit_of(index), rank_of(index))
-
-    @property
-    def index(self) -> int:
-        return card_index(self.suit, self.rank)
-
-    @property
-    def mask(self) -> int:
-        return 1 << self.index
-
-    def symbol(self) -> str:
-        return format_card(self.index, symbols=True)
-
-    def __str__(self) -> str:
-        return format_card(self.index)
-
-    def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
 
 
 # ------------------------------------------------------------- a set of hands

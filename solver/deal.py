@@ -540,6 +540,14 @@ class HandResult:
     def defender_tricks(self) -> int:
         return TRICKS_PER_HAND - self.declarer_tricks
 
+    @property
+    def points_after(self) -> Dict[str, int]:
+        """Each player's points after the hand, what players are ranked by:
+        the running total with running scores, else the hand's points."""
+        if self.ledger is not None:
+            return {e.player: e.after.points for e in self.ledger}
+        return {s.player: s.points for s in self.scores}
+
     def score_of(self, player: str) -> PlayerScore:
         for s in self.scores:
             if s.player == player:

@@ -36,8 +36,7 @@ from .seating import ROLES
 Seat = int
 #: A set of seats, bit ``1 << seat``: a side, the counted seats.
 SeatMask = int
-#: A card as the int ``suit * 13 + rank - 2`` in ``range(52)`` (:mod:`solver.cards`;
-#: :class:`solver.cards.Card` is the object form used for parsing and printing).
+#: A card as the int ``suit * 13 + rank - 2`` in ``range(52)`` (:mod:`solver.cards`).
 Card = int
 #: A set of cards, bit ``1 << card``: a hand.
 CardMask = int

@@ -36,12 +36,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
-from .analysis import (AnalysisError, ContractResult, contract_result, dd_side_bound,
-                       dd_side_tricks)
+from .analysis import (AnalysisError, ContractResult, EngineMismatch, contract_result,
+                       dd_side_bound, dd_side_tricks)
 from .contract import Solver
 from .board import Board
 from .deal import Deal, HandResult
-from .duck.outcomes import _values as ranked_values
 from .position import equivalent_groups
 from .scoring import TRICKS_PER_HAND
 from .seating import DECLARER_SIDE, Seating, controller, side_name, side_of
@@ -169,7 +168,7 @@ def judge_cards(start: Board, moves: Sequence[int],
             if keeps:
                 best.append(group)
         if not best:
-            raise AssertionError("double-dummy values disagree: no legal card keeps the total")
+            raise EngineMismatch("double-dummy values disagree: no legal card keeps the total")
         out.append(CardJudgement(number, trick, names[seat], names[controller(seat)], side, card,
                                  before, after, tuple(best), len(groups)))
         board.push(card)
@@ -203,7 +202,7 @@ class Scores:
 
     @property
     def values(self) -> Dict[str, int]:
-        return ranked_values(self.result)
+        return self.result.points_after
 
     def made(self, player: str) -> bool:
         return self.result.score_of(player).made

@@ -130,6 +130,13 @@ class TestGame:
         assert [e.after for e in r.ledger] == [Standing(500, 0), Standing(-60, 0), Standing(451, 0)]
         assert r.winner == "Alice"
 
+    def test_points_after_the_hand(self):
+        """What players are ranked by: the running totals, else the hand's points."""
+        assert worked_deal("5", "6", "7").score(8).points_after == {"Alice": 50, "Bob": -60, "Carol": 71}
+        d = worked_deal("5", "6", "7", scores={"Alice": Standing(450, 0), "Bob": Standing(0),
+                                                "Carol": Standing(480, 9)})
+        assert d.score(8).points_after == {"Alice": 500, "Bob": -60, "Carol": 451}
+
 
 class TestTrickTotals:
     """Trick totals given for an unplayed hand must be possible."""

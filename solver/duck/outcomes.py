@@ -148,12 +148,6 @@ class DuckEffect:
         return bool(self.margin_change and self.margin_change > 0)
 
 
-def _values(result: HandResult) -> Dict[str, int]:
-    if result.ledger is not None:
-        return {e.player: e.after.points for e in result.ledger}
-    return {s.player: s.points for s in result.scores}
-
-
 def _leaders(values: Mapping[str, int]) -> Tuple[str, ...]:
     top = max(values.values())
     return tuple(p for p, v in values.items() if v == top)
@@ -190,7 +184,7 @@ class Scorer:
         """The row for defender total ``d`` with the nils settled as given."""
         kept = {h: k for h, (k, _) in settled.items()}
         result = self._result(d, kept)
-        values = _values(result)
+        values = result.points_after
         leaders = _leaders(values)
         return OutcomeRow(d, TRICKS_PER_HAND - d, _lines(result, values),
                        self._nil_rows(d, settled, result, leaders), leaders, result.winner)
@@ -204,7 +198,7 @@ class Scorer:
             decides = False
             if reason != "already-lost":
                 flipped = self._result(d, {**kept, bet.hand: not k})
-                decides = _leaders(_values(flipped)) != leaders
+                decides = _leaders(flipped.points_after) != leaders
             pts = next(r.points for r in result.score_of(bet.bidder).nils if r.hand == bet.hand)
             rows.append(NilSettlement(bet.bidder, bet.hand, k, pts, reason, decides))
         return tuple(rows)
