@@ -57,7 +57,10 @@ def wait_for_children(proc: subprocess.Popen, n: int, seconds: float = 30) -> li
     deadline = time.monotonic() + seconds
     while len(children_of(proc.pid)) < n:
         assert proc.poll() is None, f"the command ended early: {proc.returncode}"
-        assert time.monotonic() < deadline, "the workers did not start"
+        if time.monotonic() >= deadline:
+            proc.kill()     # a failed test leaves no command running (its workers die with it)
+            proc.wait(10)
+            raise AssertionError("the workers did not start")
         time.sleep(0.05)
     return children_of(proc.pid)
 
