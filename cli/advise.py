@@ -25,8 +25,8 @@ from dummy_spades.solver.seating import DUMMY_SEAT
 
 from .common import console, emit_json, handle_errors, live_view, load_for_analysis, progress_bar
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Samples, Sampling, Seed, json_option, precision_option, sampling_option,
-                      time_limit_option, tt_mb_option, where)
+                      Samples, Sampling, Seed, exact_limit_option, json_option, player_option,
+                      precision_option, sampling_option, time_limit_option, tt_mb_option, where)
 from .render import card_names, cards_json, cards_text, display_order, holding_lines
 
 HELP = (
@@ -301,10 +301,9 @@ def report(a: Advice) -> Group:
 @handle_errors
 def advise(
     file: DealFile,
-    player: Annotated[Optional[str], typer.Option(
-        "--player", "-p", metavar="NAME", show_default=False,
-        help="The player asking: the one who chooses the next card (the declarer for the "
-             "dummy's). Default: that player.")] = None,
+    player: Annotated[Optional[str], player_option(
+        "The player asking: the one who chooses the next card (the declarer for the "
+        "dummy's). Default: that player.")] = None,
     samples: Samples = sd.DEFAULT_SAMPLES,
     precision: Annotated[Optional[float], precision_option(
         "points",
@@ -322,10 +321,9 @@ def advise(
         "conditioned: weight the layouts by the bidding model's chance of the bids the other "
         "players made (as `bid` does); uniform: every consistent layout alike.")]
     = Sampling.conditioned,
-    exact_limit: Annotated[int, typer.Option(
-        "--exact-limit", metavar="N", min=0, max=sd.EXACT_LIMIT_MAX,
-        help="Solve every consistent layout (exact figures) when there are at most N "
-             f"(0 to {sd.EXACT_LIMIT_MAX:,}; 0: always sample).")] = sd.DEFAULT_EXACT_LIMIT,
+    exact_limit: Annotated[int, exact_limit_option(
+        "Solve every consistent layout (exact figures) when there are at most N "
+        f"(0 to {sd.EXACT_LIMIT_MAX:,}; 0: always sample).")] = sd.DEFAULT_EXACT_LIMIT,
     no_spade_breaking: NoSpadeBreaking = False,
     tt_mb: Annotated[Optional[float], tt_mb_option(LAYOUT_TT_MB, " per worker")] = None,
     json_out: Annotated[bool, json_option("docs/ADVISE.md")] = False,

@@ -27,7 +27,7 @@ from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE
 
-from .common import console, declarer_option, emit_json, handle_errors, load_for_analysis
+from .common import console, declarer_checked, emit_json, handle_errors, load_for_analysis
 from .options import DealFile, Declarer, NoSpadeBreaking, TtMb, json_option
 from .render import breaking_text, card_names, card_text, cards_text, display_order
 
@@ -179,7 +179,7 @@ def analyse(
 ) -> None:
     """Value of every legal card at the current position, and an optimal line of play."""
     deal = load_for_analysis(file, no_spade_breaking)
-    with declarer_option(deal, declarer):
+    with declarer_checked(deal, declarer):
         solver = make_solver(tt_mb)
         board = analysis.analysis_board(deal, declarer)
         cards = analysis.card_analysis(board, solver)

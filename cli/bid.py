@@ -20,8 +20,8 @@ from dummy_spades.solver.scoring import TRICKS_PER_HAND
 from .bid_report import analysis_json, check_json, render_analysis, render_checks, report
 from .common import emit_json, fail, handle_errors, live_view, load_for_analysis, progress_bar
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Samples, Sampling, Seed, json_option, precision_option, sampling_option,
-                      time_limit_option, tt_mb_option, where)
+                      Samples, Sampling, Seed, json_option, player_option, precision_option,
+                      sampling_option, time_limit_option, tt_mb_option, where)
 
 HELP = (
     "Judge bids by double-dummy simulation: deal the cards the player has not seen at "
@@ -45,10 +45,9 @@ HELP = (
 @handle_errors
 def bid(
     file: DealFile,
-    player: Annotated[Optional[str], typer.Option(
-        "--player", "-p", metavar="NAME", show_default=False,
-        help="Whose bid to analyse (default: the next bidder). If the file's auction holds "
-             "their bid, it is judged knowing only the bids made before it.")] = None,
+    player: Annotated[Optional[str], player_option(
+        "Whose bid to analyse (default: the next bidder). If the file's auction holds "
+        "their bid, it is judged knowing only the bids made before it.")] = None,
     bid_tricks: Annotated[Optional[int], typer.Option(
         "--bid", "-b", metavar="N", min=0, max=TRICKS_PER_HAND, show_default=False,
         help="Judge this bid (0-13): its chance, expected score and distance from the best "

@@ -107,7 +107,7 @@ def known_player(name: str, players: Sequence[str], option: str) -> str:
 
 
 @contextlib.contextmanager
-def declarer_option(deal: Deal, declarer: Optional[str]) -> Iterator[None]:
+def declarer_checked(deal: Deal, declarer: Optional[str]) -> Iterator[None]:
     """``--declarer`` around the making of an analysis's board: a name that
     is not a player's is refused first, and an error that the file names no
     declarer asks for ``--declarer``."""

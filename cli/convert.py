@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -25,28 +24,23 @@ from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import dump_deal, load_deal
 
 from .common import handle_errors, known_player
-from .options import json_option, parse_players
-
-
-class Target(str, Enum):
-    pbn = "pbn"
-    yaml = "yaml"
+from .options import (Target, dealer_option, declarer_option, json_option, parse_players,
+                      players_option, to_option)
 
 
 @handle_errors
 def convert(
     file: Annotated[Optional[Path], typer.Argument(
         metavar="[FILE]", help="A YAML deal file (omit with --pbn).", show_default=False)] = None,
-    to: Annotated[Optional[Target], typer.Option(
-        "--to", help="Output format (default: pbn for a FILE, yaml for --pbn).",
-        show_default=False)] = None,
-    declarer: Annotated[Optional[str], typer.Option(
-        "--declarer", help="Seat this player as declarer (N) in the PBN string.")] = None,
+    to: Annotated[Optional[Target], to_option(
+        "Output format (default: pbn for a FILE, yaml for --pbn).")] = None,
+    declarer: Annotated[Optional[str], declarer_option(
+        "Seat this player as declarer (N) in the PBN string.")] = None,
     pbn: Annotated[Optional[str], typer.Option(
-        "--pbn", help='Read a PBN deal string instead of a file, e.g. "N:AKQ.. ...".')] = None,
-    players: Annotated[Optional[str], typer.Option(
-        "--players", help="With --pbn: the three real players, clockwise, comma-separated.")] = None,
-    dealer: Annotated[Optional[str], typer.Option("--dealer", help="With --pbn: the dealer.")] = None,
+        "--pbn", metavar="DEAL", help='Read a PBN deal string instead of a file, e.g. "N:AKQ.. ...".')] = None,
+    players: Annotated[Optional[str], players_option(
+        "With --pbn: the three real players, clockwise, comma-separated.")] = None,
+    dealer: Annotated[Optional[str], dealer_option("With --pbn: the dealer.")] = None,
     json_out: Annotated[bool, json_option(help='Print {"pbn": ..., "yaml": ...} as JSON.')] = False,
 ) -> None:
     """Convert between YAML deal files and PBN deal strings (stdout only)."""

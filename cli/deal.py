@@ -17,7 +17,6 @@ import re
 import sys
 import time
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Dict, List, Optional, Sequence, Tuple
 
@@ -31,13 +30,14 @@ from dummy_spades.solver.dealer import (DEFAULT_MAX_TRIES, FULL, Dealt, deal_fil
                                         default_declarer, hands_by_name, seat_order, seated)
 from dummy_spades.solver.dealfile import dump_deal
 from dummy_spades.solver.errors import DealError
-from dummy_spades.solver.limits import (DEAL_COUNT_MAX, DEAL_FILES_MAX, DEAL_TRIES_MAX, SEED_MAX,
+from dummy_spades.solver.limits import (DEAL_COUNT_MAX, DEAL_FILES_MAX, DEAL_TRIES_MAX,
                                         WHERE_MAX_CONDITIONS)
 from dummy_spades.solver.pbn import DEAL_FORM, format_pbn_deal
 from dummy_spades.solver.seating import PBN_DIRECTIONS, first_bidder, play_seating
 
 from .common import emit_json, err_console, fail, handle_errors, usage_error
-from .options import json_option, parse_players
+from .options import (Target, dealer_option, declarer_option, json_option, parse_players,
+                      players_option, seed_option, to_option)
 
 HELP = """Deal random deals that satisfy every --where, uniformly (rejection sampling).
 
@@ -48,11 +48,6 @@ Output: PBN lines for batch (dummy-spades deal ... --to pbn | dummy-spades batch
 or YAML deal files (--out DIR). The acceptance rate goes to stderr. Grammar,
 seating and examples: docs/DEAL.md.
 """
-
-
-class Target(str, Enum):
-    pbn = "pbn"
-    yaml = "yaml"
 
 
 @dataclass(frozen=True)
@@ -245,33 +240,30 @@ def deal(
     count: Annotated[int, typer.Option(
         "--count", "-n", metavar="N", min=1, max=DEAL_COUNT_MAX,
         help=f"Deals to make (1 to {DEAL_COUNT_MAX:,}; with --out at most {DEAL_FILES_MAX:,}).")] = 1,
-    seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="S", min=0, max=SEED_MAX, show_default=False,
-        help="Random seed (0 to 2**64-1): the same seed and options give the same deals. "
-             "Default: a fresh seed, shown on stderr (and in the output) to repeat the run.")] = None,
+    seed: Annotated[Optional[int], seed_option(
+        "Random seed (0 to 2**64-1): the same seed and options give the same deals. "
+        "Default: a fresh seed, shown on stderr (and in the output) to repeat the run.",
+        show_default=False)] = None,
     where: Annotated[Optional[List[str]], typer.Option(
         "--where", "-w", metavar="EXPR", show_default=False,
         help="A condition every deal satisfies (repeatable: all must hold), e.g. "
              "\"spades(Carol) >= 5\"; grammar in docs/DEAL.md.")] = None,
-    to: Annotated[Optional[Target], typer.Option(
-        "--to", show_default=False,
-        help="pbn: deal lines for batch on stdout; yaml: deal files (--out DIR, or one "
-             "deal on stdout). Default: yaml with --out, else pbn.")] = None,
+    to: Annotated[Optional[Target], to_option(
+        "pbn: deal lines for batch on stdout; yaml: deal files (--out DIR, or one "
+        "deal on stdout). Default: yaml with --out, else pbn.")] = None,
     out: Annotated[Optional[Path], typer.Option(
         "--out", "-o", metavar="DIR", show_default=False,
         help="Write one YAML deal file per deal into DIR (deal-001.yaml ...), made if need be.")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="Overwrite deal files that exist in --out.")] = False,
-    players: Annotated[str, typer.Option(
-        "--players", metavar="A,B,C", help="The three real players, clockwise.")] = "Alice,Bob,Carol",
-    dealer: Annotated[Optional[str], typer.Option(
-        "--dealer", metavar="NAME", show_default=False,
-        help="The dealer (default: the third player); the player on their left bids first and "
-             "leads (the leader of --where).")] = None,
-    declarer: Annotated[Optional[str], typer.Option(
-        "--declarer", metavar="NAME", show_default=False,
-        help="With --to pbn: the player seated N as declarer (default: the auction's, else the "
-             "second bidder, which seats the opening leader W, batch's default leader).")] = None,
+    players: Annotated[str, players_option("The three real players, clockwise.")]
+    = "Alice,Bob,Carol",
+    dealer: Annotated[Optional[str], dealer_option(
+        "The dealer (default: the third player); the player on their left bids first and "
+        "leads (the leader of --where).")] = None,
+    declarer: Annotated[Optional[str], declarer_option(
+        "With --to pbn: the player seated N as declarer (default: the auction's, else the "
+        "second bidder, which seats the opening leader W, batch's default leader).")] = None,
     variant: Annotated[str, typer.Option(
         "--variant", metavar="NAME",
         help="The auction variant written into deal files (docs/FORMAT.md); under peeky and "

@@ -19,6 +19,7 @@ from typing import Annotated, Any, List, Optional
 import typer
 
 from dummy_spades.solver import limits, run
+from dummy_spades.solver.advise import EXACT_LIMIT_MAX
 from dummy_spades.solver.limits import DEFAULT_TT_MB
 from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM
 from dummy_spades.solver.errors import DealError
@@ -57,10 +58,42 @@ def json_option(doc: str = "", help: Optional[str] = None) -> Any:
     return typer.Option("--json", help=text)
 
 
-Declarer = Annotated[Optional[str], typer.Option(
-    "--declarer", metavar="NAME", show_default=False,
-    help="The declarer, when the file has no complete auction; or a what-if declarer "
-         "in place of the auction's (before any card is played).")]
+def declarer_option(help: str) -> Any:
+    """``--declarer NAME``: a player as the declarer (``help`` says of what)."""
+    return typer.Option("--declarer", metavar="NAME", show_default=False, help=help)
+
+
+#: The declarer of an analysis (analyse, explore).
+Declarer = Annotated[Optional[str], declarer_option(
+    "The declarer, when the file has no complete auction; or a what-if declarer "
+    "in place of the auction's (before any card is played).")]
+
+
+def player_option(help: str) -> Any:
+    """``--player NAME`` / ``-p``: the player a command answers for."""
+    return typer.Option("--player", "-p", metavar="NAME", show_default=False, help=help)
+
+
+def dealer_option(help: str) -> Any:
+    """``--dealer NAME``."""
+    return typer.Option("--dealer", metavar="NAME", show_default=False, help=help)
+
+
+def players_option(help: str) -> Any:
+    """``--players A,B,C`` (read with :func:`parse_players`)."""
+    return typer.Option("--players", metavar="A,B,C", help=help)
+
+
+class Target(str, enum.Enum):
+    """--to: what is written, PBN deal strings or YAML deal files."""
+
+    pbn = "pbn"
+    yaml = "yaml"
+
+
+def to_option(help: str) -> Any:
+    """``--to pbn|yaml``."""
+    return typer.Option("--to", show_default=False, help=help)
 
 
 def parse_players(text: str) -> List[str]:
@@ -102,12 +135,28 @@ def time_limit_option(help: str) -> Any:
 
 
 # ------------------------------------------------------------------ simulation
-Seed = Annotated[int, typer.Option(
-    "--seed", metavar="S", min=0, max=limits.SEED_MAX,
-    help="Random seed (0 to 2**64-1): the same seed gives the same samples.")]
-Samples = Annotated[int, typer.Option(
-    "--samples", "-n", metavar="N", min=1, max=limits.SAMPLES_MAX,
-    help=f"Random layouts to solve (1 to {limits.SAMPLES_MAX:,}).")]
+def seed_option(help: str, show_default: bool = True) -> Any:
+    """``--seed S``: 0 to 2**64-1."""
+    return typer.Option("--seed", metavar="S", min=0, max=limits.SEED_MAX,
+                        show_default=show_default, help=help)
+
+
+Seed = Annotated[int, seed_option(
+    "Random seed (0 to 2**64-1): the same seed gives the same samples.")]
+
+
+def samples_option(help: str) -> Any:
+    """``--samples N`` / ``-n``: 1 to :data:`~solver.limits.SAMPLES_MAX`."""
+    return typer.Option("--samples", "-n", metavar="N", min=1, max=limits.SAMPLES_MAX, help=help)
+
+
+Samples = Annotated[int, samples_option(
+    f"Random layouts to solve (1 to {limits.SAMPLES_MAX:,}).")]
+
+
+def exact_limit_option(help: str) -> Any:
+    """``--exact-limit N``: 0 to :data:`~solver.advise.EXACT_LIMIT_MAX` layouts."""
+    return typer.Option("--exact-limit", metavar="N", min=0, max=EXACT_LIMIT_MAX, help=help)
 
 
 class Sampling(str, enum.Enum):

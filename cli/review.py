@@ -30,7 +30,8 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
 from .common import console, emit_json, handle_errors, load_for_analysis, progress_bar, signed
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Sampling, Seed, TtMb, json_option, sampling_option, where)
+                      Sampling, Seed, TtMb, exact_limit_option, json_option, samples_option,
+                      sampling_option, where)
 from .render import (add_columns, breaking_text, card_names, card_text, cards_text, display_order,
                      player_json)
 
@@ -335,23 +336,21 @@ def review_command(
     json_out: Annotated[bool, json_option("docs/REVIEW.md")] = False,
     tt_mb: TtMb = None,
     single_dummy: Annotated[bool, typer.Option(
-        "--single-dummy", metavar="",
+        "--single-dummy",
         help="Also judge every card that had a choice single dummy, from what its chooser "
              "could see then (as `advise`): the expected tricks and points lost to the "
              "single-dummy best card, and a verdict (mistake, unlucky, lucky, fine).")] = False,
-    samples: Annotated[int, typer.Option(
-        "--samples", "-n", metavar="N", min=1, max=limits.SAMPLES_MAX,
-        help=f"With --single-dummy: layouts sampled per card (default "
-             f"{sdr.DEFAULT_SAMPLES}: a whole hand in about a minute on two cores).")]
+    samples: Annotated[int, samples_option(
+        f"With --single-dummy: layouts sampled per card (default "
+        f"{sdr.DEFAULT_SAMPLES}: a whole hand in about a minute on two cores).")]
     = sdr.DEFAULT_SAMPLES,
     seed: Seed = sd.DEFAULT_SEED,
     sampling: Annotated[Sampling, sampling_option(
         "With --single-dummy: conditioned (the bids weight the layouts, as `advise`) or "
         "uniform.")] = Sampling.conditioned,
-    exact_limit: Annotated[int, typer.Option(
-        "--exact-limit", metavar="N", min=0, max=sd.EXACT_LIMIT_MAX,
-        help="With --single-dummy: solve every consistent layout at a card when there are at "
-             "most N.")] = sd.DEFAULT_EXACT_LIMIT,
+    exact_limit: Annotated[int, exact_limit_option(
+        "With --single-dummy: solve every consistent layout at a card when there are at "
+        "most N.")] = sd.DEFAULT_EXACT_LIMIT,
     jobs: Jobs = None,
     cluster: Cluster = None,
     cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,

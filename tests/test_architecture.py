@@ -1,11 +1,16 @@
-"""docs/ARCHITECTURE.md: its test map names every test file, and every file it
-names exists."""
+"""docs/ARCHITECTURE.md holds: its test map names every test file and every
+file it names exists; every module of solver/ and cli/ is on a floor and
+imports only from its own floor and the floors below; a command imports no
+other command's module; no command-line option is declared twice."""
+import ast
 import re
 from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
 MAPPED = set(re.findall(r"^\| `(tests/test_\w+\.py)` \|", ARCHITECTURE, re.M))
+SOURCES = sorted([*ROOT.glob("solver/**/*.py"), *ROOT.glob("solver/*.pyx"), *ROOT.glob("cli/**/*.py")])
 
 
 def test_the_test_map_names_every_test_file():
@@ -18,3 +23,128 @@ def test_every_file_the_architecture_names_exists():
     assert named
     missing = {n for n in named if not (ROOT / n.rstrip("/")).exists()}
     assert missing == set()
+
+
+# ------------------------------------------------------------------ the floors
+def floors() -> List[Tuple[str, List[str]]]:
+    """The floors table of docs/ARCHITECTURE.md, top floor first: (name, paths)."""
+    section = ARCHITECTURE.split("## The floors", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| ([\w ]+) \| (.+?) \| .+ \|$", section, re.M)
+    return [(name, re.findall(r"`((?:solver|cli)/[\w./]*)`", paths))
+            for name, paths in rows if name not in ("floor", "---")]
+
+
+FLOORS = floors()
+
+
+def floor_of(path: str) -> Optional[int]:
+    """The floor of a source file (index in FLOORS, 0 the top), or None."""
+    found = [i for i, (_, paths) in enumerate(FLOORS) for p in paths
+             if path == p or (p.endswith("/") and path.startswith(p))]
+    return found[0] if found else None
+
+
+def module_file(module: str) -> Optional[str]:
+    """``dummy_spades.solver.x`` -> ``solver/x.py`` (a package's ``__init__.py``,
+    a compiled module's ``.pyx``), or None for a name that is not a module."""
+    base = ROOT.joinpath(*module.split(".")[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py", base.with_suffix(".pyx")):
+        if candidate.exists():
+            return candidate.relative_to(ROOT).as_posix()
+    return None
+
+
+def imports(path: Path) -> Iterator[str]:
+    """The files of the package that ``path`` imports, lazily or not."""
+    package = ["dummy_spades", *path.relative_to(ROOT).parent.parts]
+    if path.suffix == ".pyx":
+        return
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                module = ".".join(package[:len(package) - node.level + 1]
+                                  + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.startswith("dummy_spades"):
+                for alias in node.names:   # a name imported may be a module itself
+                    yield module_file(f"{module}.{alias.name}") or module_file(module)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("dummy_spades"):
+                    yield module_file(alias.name)
+
+
+def test_the_floors_table_is_read():
+    names = [name for name, _ in FLOORS]
+    assert names[0] == "commands" and "model" in names and all(paths for _, paths in FLOORS)
+
+
+def test_every_module_is_on_one_floor():
+    for path in SOURCES:
+        rel = path.relative_to(ROOT).as_posix()
+        assert floor_of(rel) is not None, f"{rel} is on no floor of docs/ARCHITECTURE.md"
+
+
+def test_each_module_imports_only_its_floor_and_those_below():
+    wrong = []
+    for path in SOURCES:
+        rel = path.relative_to(ROOT).as_posix()
+        for target in imports(path):
+            assert target is not None, f"{rel}: an import names no module"
+            if floor_of(target) < floor_of(rel):
+                wrong.append(f"{rel} ({FLOORS[floor_of(rel)][0]}) imports {target} "
+                             f"({FLOORS[floor_of(target)][0]})")
+    assert wrong == []
+
+
+def test_the_floors_check_sees_a_wrong_import():
+    """The check is not vacuous: the engines import the contract (below), and
+    the backend the engines (below); the reverse would be caught."""
+    engine = floor_of("solver/engine.py")
+    assert "solver/contract.py" in set(imports(ROOT / "solver" / "engine.py"))
+    assert floor_of("solver/contract.py") > engine > floor_of("solver/backend.py")
+
+
+# ------------------------------------------------------------------ the commands
+SHARED = {"cli/__init__.py", "cli/common.py", "cli/options.py", "cli/render.py"}
+WIRING = {"cli/app.py", "cli/_commands.py", "cli/__main__.py"}
+
+
+def command_of(rel: str) -> str:
+    """``cli/bid_report.py`` -> ``bid``; ``cli/explore/app.py`` -> ``explore``."""
+    parts = rel.split("/")
+    return parts[1] if len(parts) > 2 else parts[1][:-3].removesuffix("_report")
+
+
+def test_a_command_imports_no_other_commands_module():
+    wrong = []
+    for path in ROOT.glob("cli/**/*.py"):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in SHARED | WIRING:
+            continue
+        for target in imports(path):
+            if target.startswith("cli/") and target not in SHARED and \
+                    command_of(target) != command_of(rel):
+                wrong.append(f"{rel} imports {target}")
+    assert wrong == []
+
+
+def declared_options(path: Path) -> Set[str]:
+    """The option names (``--json``) of every ``typer.Option(...)`` in ``path``."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "Option":
+            names |= {a.value for a in node.args
+                      if isinstance(a, ast.Constant) and str(a.value).startswith("--")}
+    return names
+
+
+def test_no_option_is_declared_twice():
+    where: Dict[str, List[str]] = {}
+    for path in ROOT.glob("cli/**/*.py"):
+        for name in declared_options(path):
+            where.setdefault(name, []).append(path.relative_to(ROOT).as_posix())
+    assert "--json" in where and "--declarer" in where
+    assert {name: files for name, files in where.items() if len(files) > 1} == {}

@@ -13,7 +13,7 @@ import typer
 
 from dummy_spades.solver.exploration import Exploration
 
-from ..common import declarer_option, fail, handle_errors, load_for_analysis
+from ..common import declarer_checked, fail, handle_errors, load_for_analysis
 from ..options import DealFile, Declarer, NoSpadeBreaking, TtMb
 
 INSTALL_HINT = ("explore needs Textual, an optional extra: "
@@ -33,7 +33,7 @@ def explore(
     except ImportError:
         fail(INSTALL_HINT)
     deal = load_for_analysis(file, no_spade_breaking)
-    with declarer_option(deal, declarer):
+    with declarer_checked(deal, declarer):
         exploration = Exploration(deal, declarer, tt_mb)
     ExplorerApp(exploration, file).run()
 
