@@ -23,7 +23,7 @@ Standard input (``batch -``) is copied to a temporary file first
 
 :func:`run_batch` solves every deal for one or more leaders through the
 executor it is given (:mod:`solver.run`: this process, a local process
-pool or a cluster; each worker owns one engine ``Solver``, reused across
+pool or a cluster; each worker owns one solver, reused across
 deals) and yields :class:`BatchResult` in input order.
 """
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """docs/ARCHITECTURE.md holds: its test map names every test file and every
 file it names exists; every module of solver/ and cli/ is on a floor and
-imports only from its own floor and the floors below; a command imports no
+imports only from its own floor and the floors below; the analyses and the
+commands reach a solver only through the contract; a command imports no
 other command's module; no command-line option is declared twice."""
 import ast
 import re
@@ -104,6 +105,17 @@ def test_the_floors_check_sees_a_wrong_import():
     engine = floor_of("solver/engine.py")
     assert "solver/contract.py" in set(imports(ROOT / "solver" / "engine.py"))
     assert floor_of("solver/contract.py") > engine > floor_of("solver/backend.py")
+
+
+def test_analyses_and_commands_reach_a_solver_only_through_the_contract():
+    """They take a contract.Solver and make one with backend.make_solver;
+    no module above the backend imports an engine."""
+    engines = {"solver/engine.py", "solver/reference.py", "solver/_engine.pyx"}
+    above = [p for p in SOURCES if floor_of(p.relative_to(ROOT).as_posix()) < floor_of("solver/backend.py")]
+    assert above and all(floor_of(e) is not None for e in engines)
+    wrong = [f"{p.relative_to(ROOT).as_posix()} imports {t}" for p in above for t in imports(p)
+             if t in engines]
+    assert wrong == []
 
 
 # ------------------------------------------------------------------ the commands
