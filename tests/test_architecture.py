@@ -4,6 +4,7 @@ imports only from its own floor and the floors below; the analyses and the
 commands reach a solver only through the contract; a command imports no
 other command's module; no command-line option is declared twice."""
 import ast
+import functools
 import re
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Set, Tuple
@@ -55,8 +56,17 @@ def module_file(module: str) -> Optional[str]:
     return None
 
 
-def imports(path: Path) -> Iterator[str]:
+def imports(path: Path) -> Tuple[Optional[str], ...]:
     """The files of the package that ``path`` imports, lazily or not."""
+    return _imports(path)
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(path: Path) -> Tuple[Optional[str], ...]:
+    return tuple(_walk_imports(path))
+
+
+def _walk_imports(path: Path) -> Iterator[Optional[str]]:
     package = ["dummy_spades", *path.relative_to(ROOT).parent.parts]
     if path.suffix == ".pyx":
         return
