@@ -167,9 +167,6 @@ cdef void order_moves(const Search* ctx, int seat, Move* mv, int n) noexcept nog
         _order_follow(ctx, seat, mv, n)
     elif ctx.q.nil >= 0 and (seat == ctx.q.nil or not me):
         _order_lead_nil(ctx, seat, mv, n)
-    elif (ctx.q.side & 15) == 5 or (ctx.q.side & 15) == 10:
-        # partners opposite each other, facing two opponents
-        _order_lead_pair(ctx, seat, mv, n)
     else:
         _order_lead(ctx, seat, mv, n)
 
@@ -208,154 +205,32 @@ cdef void _order_lead_nil(const Search* ctx, int seat, Move* mv, int n) noexcept
             mv[i].score -= 60
 
 
-cdef void _order_lead_pair(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
-    """Lead weights for partners facing two opponents (partner opposite).
-
-    Prefer suits where the opponents hold few cards (smaller trees) and
-    cannot ruff, where partner can ruff, finesses through the left-hand
-    opponent, leads toward our winners; avoid leading into the
-    right-hand opponent's high cards.  Within a suit, leads that win the
-    trick first (cashing, dropping singleton honours, crossing to
-    partner), then sequences and low cards."""
-    cdef uint64_t alive = ctx.st.alive     # (on lead: the hands)
-    cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
-    cdef int rem = ds_pop(ctx.st.hand[seat])
-    cdef int i, s, c, r, nl, nr, np, nm, cl, cr, sw, w, win, rr, seq
-    cdef int top_h, sec_h, third_h, top_c, sec_c
-    cdef uint64_t a, bits, mine, ptr, ltr, rtr
-    cdef int owner[3]
-    cdef int sw_of[4]
-    cdef int cur = -1, sw0 = 0
-    cdef uint64_t below
-    ptr = ctx.st.hand[pd] & DS_SPADES
-    ltr = ctx.st.hand[lho] & DS_SPADES
-    rtr = ctx.st.hand[rho] & DS_SPADES
-    for i in range(n):
-        c = mv[i].card
-        s = c // 13
-        r = c - 13 * s
-        if s != cur:
-            # the suit's facts, once per suit (moves come suit by suit)
-            cur = s
-            a = _suit(alive, s)
-            mine = _suit(ctx.st.hand[seat], s)
-            nl = ds_pop(_suit(ctx.st.hand[lho], s))
-            nr = ds_pop(_suit(ctx.st.hand[rho], s))
-            np = ds_pop(_suit(ctx.st.hand[pd], s))
-            nm = ds_pop(mine)
-            # holders of the three highest cards of the suit
-            bits = a
-            for w in range(3):
-                owner[w] = -1
-                if bits:
-                    top_c = ds_hib(bits)
-                    bits &= ~(DS_ONE << top_c)
-                    owner[w] = 0
-                    while not (ctx.st.hand[owner[w]] >> (13 * s + top_c)) & 1:
-                        owner[w] += 1
-            top_h = owner[0]
-            sec_h = owner[1]
-            third_h = owner[2]
-            top_c = ds_hib(a)
-            sec_c = ds_hib(a & ~(DS_ONE << top_c)) if (a & ~(DS_ONE << top_c)) else -1
-            cl = nl if nl else rem + 1
-            cr = nr if nr else rem + 1
-            sw0 = -((cl + cr) * 128) // 13
-            if s != 0:
-                if (nl == 0 and ltr) or (nr == 0 and rtr):
-                    sw0 -= 12
-                if np == 0 and ptr and nr > 0:
-                    sw0 += 17
-            if top_h == rho or sec_h == rho:
-                if nr != 1:
-                    sw0 -= 12
-            elif top_h == lho and sec_h == pd and np != 1:
-                sw0 += 27
-            if s != 0 and nm == 1 and (ctx.st.hand[seat] & DS_SPADES) and np > 1 and top_h == pd:
-                sw0 += 19
-        sw = sw0
-        rr = 14 - ds_pop(a >> (r + 1))
-        # a sequence: the next card down is ours too (a group of equals)
-        below = a & ((DS_ONE << r) - 1)
-        seq = below != 0 and (mine >> ds_hib(below)) & 1
-        # will this lead win the trick (by us or partner)?
-        win = 0
-        if top_h == seat and r == top_c:
-            if s == 0:
-                win = 1
-            elif (np or not ptr):
-                win = (nl or not ltr) and (nr or not rtr)
-            else:
-                win = (nl or (ltr == 0 or ds_hib(ptr) > ds_hib(ltr))) and \
-                      (nr or (rtr == 0 or ds_hib(ptr) > ds_hib(rtr)))
-        elif top_h == pd:
-            win = s == 0 or ((nl or not ltr) and (nr or not rtr))
-        elif s != 0 and np == 0 and ptr:
-            if nl == 0 and ltr and ds_hib(ltr) > ds_hib(ptr):
-                win = 0
-            elif nr == 0 and rtr and ds_hib(rtr) > ds_hib(ptr):
-                win = 0
-            else:
-                win = 1
-        if win:
-            if (nl == 1 and top_h == lho) or (nr == 1 and top_h == rho):
-                w = sw + 35 + rr
-            elif top_h == seat:
-                if sec_h == pd:
-                    w = sw + 48 + rr
-                elif r == top_c:
-                    w = sw + 31
-                else:
-                    w = sw - 3 + rr
-            elif top_h == pd:
-                w = sw + 42 + rr if sec_h == seat else sw + 28 + rr
-            elif seq and r == sec_c:
-                w = sw + 40
-            elif seq:
-                w = sw + 22 + rr
-            else:
-                w = sw + 11 + rr
-        else:
-            if sec_h == pd and third_h == pd:
-                sw += 20
-            elif (sec_h == seat and third_h == pd and np > 1) or \
-                    (sec_h == pd and third_h == seat and np > 1):
-                sw += 13
-            if (nl == 1 and top_h == lho) or (nr == 1 and top_h == rho):
-                w = sw + 2 + rr
-            elif top_h == seat:
-                if sec_h == pd:
-                    w = sw + 33 + rr
-                elif r == top_c:
-                    w = sw + 38
-                else:
-                    w = sw - 14 + rr
-            elif top_h == pd:
-                w = sw + 34 + rr
-            elif seq and r == sec_c:
-                w = sw + 35
-            else:
-                w = sw + 17 - r
-        mv[i].score = w
-
-
 cdef void _order_lead(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
     """Order the leads by suit categories (in the spirit of well-tuned
     bridge solvers): give partner a ruff, finesse through the left-hand
     opponent, lead from strength, plain leads, suits with a void, free
     finesses for the right-hand opponent, trumps; a suit an opponent can
-    ruff comes last.  In each suit the top and bottom cards come first."""
+    ruff comes last.  In one category, the suits where the leader's side
+    holds the top card come first, then those where the other side holds
+    fewer cards (a void counting as more than any length, as in DDS's lead
+    weights).  In each suit the top and bottom cards come first."""
     cdef uint64_t alive = ctx.st.alive     # (on lead: the hands)
     cdef int team = (ctx.q.side >> seat) & 1
     cdef int lho = (seat + 1) & 3, pd = (seat + 2) & 3, rho = (seat + 3) & 3
     cdef int std = (((ctx.q.side >> pd) & 1) == team and ((ctx.q.side >> lho) & 1) != team
                     and ((ctx.q.side >> rho) & 1) != team)
-    cdef int i, q, s, cat, top, bottom, my_tr, opp_ruff, opp_void, pd_ruff, any_void
+    cdef int i, q, s, k, cat, top, bottom, my_tr, opp_ruff, opp_void, pd_ruff, any_void, n_other
+    cdef int rem = ds_pop(ctx.st.hand[seat])
     cdef int cats[4]
+    cdef int key[4]
     cdef int tops[4]
     cdef int bottoms[4]
     cdef uint64_t ms, ps, ls, rs, ours, suit_alive, A, K, Q, J, T, rest
+    cdef uint64_t side_cards = 0
     my_tr = ds_pop(ctx.st.hand[seat] & DS_SPADES)
+    for q in range(4):
+        if ((ctx.q.side >> q) & 1) == team:
+            side_cards |= ctx.st.hand[q]
     for s in range(4):
         cats[s] = -1
         tops[s] = -1
@@ -429,16 +304,29 @@ cdef void _order_lead(const Search* ctx, int seat, Move* mv, int n) noexcept nog
         elif any_void:
             cat = 200
         cats[s] = cat
+    for s in range(4):
+        if tops[s] < 0:
+            continue
+        # in one category: the side's top card, then the other side's
+        # lengths (a void as more than any length), as DDS weighs them
+        n_other = 0
+        for q in range(4):
+            if ((ctx.q.side >> q) & 1) != team:
+                k = ds_pop(_suit(ctx.st.hand[q], s))
+                n_other += k if k else rem + 1
+        key[s] = 1000 * cats[s] - (n_other * 128) // 13
+        if (side_cards >> (13 * s + ds_hib(_suit(alive, s)))) & 1:
+            key[s] += 20
     for i in range(n):
         s = mv[i].card // 13
         if cats[s] == 600:
-            mv[i].score = 602 if mv[i].card == bottoms[s] else 0
+            mv[i].score = key[s] + 8 if mv[i].card == bottoms[s] else -10000
         elif mv[i].card == tops[s]:
-            mv[i].score = cats[s] + 2
+            mv[i].score = key[s] + 2
         elif mv[i].card == bottoms[s]:
-            mv[i].score = cats[s] + 1
+            mv[i].score = key[s] + 1
         else:
-            mv[i].score = 0
+            mv[i].score = -10000
 
 
 cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept nogil:
