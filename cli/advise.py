@@ -27,7 +27,7 @@ from .common import console, emit_json, handle_errors, live_view, load_for_analy
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
                       Samples, Sampling, Seed, exact_limit_option, json_option, player_option,
                       precision_option, sampling_option, time_limit_option, tt_mb_option, where)
-from .render import card_names, cards_json, cards_text, display_order, holding_lines
+from .render import card_names, cards_json, cards_text, display_order, estimate_text, holding_lines
 
 HELP = (
     "Advise on the next card to play, single dummy: from what the player who chooses it can "
@@ -49,14 +49,6 @@ STOPPED = {"time": "time limit reached", "precision": "precision reached",
 
 
 # ----------------------------------------------------------------- formats
-def number(e: Estimate, digits: int = 2, sign: bool = False, gap: str = " ") -> str:
-    """``5.58 ±0.29`` (no ± when exact or from one sample)."""
-    if math.isnan(e.value):
-        return "—"
-    value = f"{e.value:+.{digits}f}" if sign else f"{e.value:.{digits}f}"
-    return value if math.isnan(e.se) or e.se == 0 else f"{value}{gap}±{e.se:.{digits}f}"
-
-
 def pct(e: Estimate) -> str:
     """``62±8%``: percent and one standard error in percentage points."""
     if math.isnan(e.value):
@@ -241,8 +233,8 @@ def cards_table(a: Advice) -> Table:
     for c in a.cards:
         best = c is a.recommended
         style = "bold green" if best else ("green" if c in a.close else "")
-        t.add_row(group_text(c), number(c.tricks), number(c.score, 1, sign=True),
-                  "best" if best else number(c.diff, 1, sign=True),
+        t.add_row(group_text(c), estimate_text(c.tricks), estimate_text(c.score, 1, sign=True),
+                  "best" if best else estimate_text(c.diff, 1, sign=True),
                   "—" if c.double_dummy is None else str(c.double_dummy), style=style)
     return t
 
@@ -261,7 +253,7 @@ def goals_table(a: Advice) -> Table:
     for c in a.cards:
         scores = dict(zip(a.players, c.scores))
         t.add_row(group_text(c), *[pct(m) for m in c.makes],
-                  *[number(scores[p], 0, sign=True, gap="") for p in others],
+                  *[estimate_text(scores[p], 0, sign=True, gap="") for p in others],
                   style="bold green" if c is a.recommended else "")
     return t
 
@@ -269,8 +261,8 @@ def goals_table(a: Advice) -> Table:
 def verdict(a: Advice) -> Group:
     r = a.recommended
     lines = [Text.assemble(("Recommended: ", "bold"), group_text(r),
-                           f"  (expected score {number(r.score, 1, sign=True)}, "
-                           f"{number(r.tricks)} tricks for the side)")]
+                           f"  (expected score {estimate_text(r.score, 1, sign=True)}, "
+                           f"{estimate_text(r.tricks)} tricks for the side)")]
     if a.close:
         names = Text(", ").join(group_text(c) for c in a.close)
         if a.method == sd.EXACT:

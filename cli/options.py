@@ -128,6 +128,14 @@ Jobs = Annotated[Optional[int], typer.Option(
          f"({JOBS_MAX} here): more only share the same cores, each with its own table.")]
 
 
+def seconds_option(name: str, help: str, show_default: bool = False) -> Any:
+    """``NAME SECONDS``: a positive finite number of seconds (or ``None``)."""
+    def positive(value: Optional[float]) -> Optional[float]:
+        return None if value is None else _positive_seconds(value)
+    return typer.Option(name, metavar="SECONDS", callback=positive, show_default=show_default,
+                        help=help)
+
+
 def time_limit_option(help: str) -> Any:
     """``--time-limit SECONDS``: a finite number of seconds, 0 or more."""
     return typer.Option("--time-limit", "-t", metavar="SECONDS", min=0, callback=_finite,

@@ -1,8 +1,10 @@
 """Rendering helpers shared by the commands: cards with suit symbols (hearts
-and diamonds in red) for Rich, table columns, and the JSON forms of the
-model's small values (cards are ``"SA"``, ``"HT"``: suit letter then rank)."""
+and diamonds in red) for Rich, table columns, estimates with their standard
+errors, and the JSON forms of the model's small values (cards are ``"SA"``,
+``"HT"``: suit letter then rank)."""
 from __future__ import annotations
 
+import math
 from typing import Collection, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from rich.console import JustifyMethod
@@ -13,6 +15,7 @@ from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, fo
                           iter_cards, suit_of)
 from dummy_spades.solver.auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, legal_bids,
                                          spade_count)
+from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.scoring import DUMMY, NilBet, PlayerScore, Standing
 
@@ -50,6 +53,14 @@ def nils_text(score: PlayerScore, tricks: bool = False) -> Text:
         if tricks:
             out.append(f" ({n.tricks} trick{'' if n.tricks == 1 else 's'})", style="dim")
     return out
+
+
+def estimate_text(e: Estimate, digits: int = 2, sign: bool = False, gap: str = " ") -> str:
+    """``5.58 ±0.29`` (no ± when exact or from one sample; ``—`` for no value)."""
+    if math.isnan(e.value):
+        return "—"
+    value = f"{e.value:+.{digits}f}" if sign else f"{e.value:.{digits}f}"
+    return value if math.isnan(e.se) or e.se == 0 else f"{value}{gap}±{e.se:.{digits}f}"
 
 
 def card_text(card: int) -> Text:

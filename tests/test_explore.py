@@ -1,9 +1,10 @@
 """``dummy-spades explore``: Textual pilots (App.run_test) pressing keys and
 clicking cards, the state behind the screen, and a snapshot of the screen.
 
-The snapshot is docs/explore.svg, the screenshot in docs/EXPLORE.md. Textual's
-SVG depends on its version, so the comparison runs only with the version
-recorded in tests/golden/explore/textual-version.txt; refresh both with
+The snapshots are docs/explore.svg and docs/explore-view.svg (the player's
+view), the screenshots in docs/EXPLORE.md. Textual's SVG depends on its
+version, so the comparison runs only with the version recorded in
+tests/golden/explore/textual-version.txt; refresh them with
 ``UPDATE_GOLDEN=1 python -m pytest tests/test_explore.py``.
 """
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 textual = pytest.importorskip("textual")
+from textual.worker import WorkerCancelled  # noqa: E402
 
 from dummy_spades.cli.app import app as cli_app  # noqa: E402
 from dummy_spades.cli.explore import app as explorer  # noqa: E402
@@ -26,11 +30,14 @@ from dummy_spades.solver import analysis  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.cards import parse_card  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
-from dummy_spades.solver.exploration import Exploration  # noqa: E402
+from dummy_spades.solver.exploration import Exploration, SingleDummy  # noqa: E402
+from dummy_spades.cli.render import estimate_text  # noqa: E402
+from dummy_spades.solver.advise import advise  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = ROOT / "hands"
 SNAPSHOT = ROOT / "docs" / "explore.svg"
+VIEW_SNAPSHOT = ROOT / "docs" / "explore-view.svg"
 VERSION_FILE = Path(__file__).resolve().parent / "golden" / "explore" / "textual-version.txt"
 SIZE = (130, 40)
 UPDATE = bool(os.environ.get("UPDATE_GOLDEN"))
@@ -52,9 +59,13 @@ def explorer_app(stem: str = "mid-play", **kwargs) -> ExplorerApp:
 async def settle(app: ExplorerApp, pilot) -> None:
     """Wait until every engine worker is done and its results are on the screen."""
     for _ in range(50):
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:     # single-dummy figures of a position left
+            pass
         await pilot.pause()
-        if not any(w.is_running for w in app.workers) and not app.x.pending():
+        if not any(w.is_running for w in app.workers) and \
+                not (app.double_dummy and app.x.pending()):
             return
     raise AssertionError("the engine workers did not settle")
 
@@ -251,7 +262,18 @@ def test_spade_rule_toggle_and_hidden_hands():
     run_pilot(app, script)
 
 
-# ------------------------------------------------------------ snapshot
+# ------------------------------------------------------------ snapshots
+def check_snapshot(svg: str, snapshot: Path) -> None:
+    if UPDATE:
+        snapshot.write_text(svg, encoding="utf-8")
+        VERSION_FILE.parent.mkdir(parents=True, exist_ok=True)
+        VERSION_FILE.write_text(textual.__version__ + "\n", encoding="utf-8")
+    recorded = VERSION_FILE.read_text(encoding="utf-8").strip()
+    if recorded != textual.__version__:
+        pytest.skip(f"snapshot made with Textual {recorded}, not {textual.__version__}")
+    assert svg == snapshot.read_text(encoding="utf-8")
+
+
 def test_screen_snapshot():
     app = explorer_app()
     shot = {}
@@ -260,14 +282,24 @@ def test_screen_snapshot():
         shot["svg"] = app.export_screenshot()
 
     run_pilot(app, script)
-    if UPDATE:
-        SNAPSHOT.write_text(shot["svg"], encoding="utf-8")
-        VERSION_FILE.parent.mkdir(parents=True, exist_ok=True)
-        VERSION_FILE.write_text(textual.__version__ + "\n", encoding="utf-8")
-    recorded = VERSION_FILE.read_text(encoding="utf-8").strip()
-    if recorded != textual.__version__:
-        pytest.skip(f"snapshot made with Textual {recorded}, not {textual.__version__}")
-    assert shot["svg"] == SNAPSHOT.read_text(encoding="utf-8")
+    check_snapshot(shot["svg"], SNAPSHOT)
+
+
+def test_player_view_snapshot():
+    """mid-play in Carol's view: every one of the 924 layouts solved (exact),
+    the double-dummy values beside the figures."""
+    path = HANDS / "mid-play.yaml"
+    app = ExplorerApp(Exploration(load_deal(path)), path, player_view=True)
+    shot = {}
+
+    async def script(pilot):
+        await refined(app, pilot)
+        await settle(app, pilot)
+        assert app.refining.done and "all 924 layouts (exact)" in plain(app, "values")
+        shot["svg"] = app.export_screenshot()
+
+    run_pilot(app, script)
+    check_snapshot(shot["svg"], VIEW_SNAPSHOT)
 
 
 # ------------------------------------------------------------ the command
@@ -291,6 +323,33 @@ def test_command_errors_are_one_line():
         assert "Traceback" not in result.output and message in result.stderr
 
 
+def test_command_opens_practice_and_the_player_view(monkeypatch):
+    seen = {}
+    monkeypatch.setattr(explorer.ExplorerApp, "run", lambda self: seen.setdefault("app", self))
+    result = runner.invoke(cli_app, ["explore", str(HANDS / "worked-example.yaml"), "--practice",
+                                     "Bob", "--practice-samples", "7", "--view-samples", "30",
+                                     "--practice-time-limit", "2.5",
+                                     "--seed", "4", "--sampling", "uniform", "--player-view"])
+    assert result.exit_code == 0, result.output
+    app = seen["app"]
+    assert app.x.practice == "Bob" and app.player_view and app.x.single.practice_seconds == 2.5
+    assert (app.x.single.practice_samples, app.x.single.view_samples, app.x.single.seed,
+            app.x.single.sampling) == (7, 30, 4, "uniform")
+
+
+def test_command_refuses_a_practice_or_view_it_cannot_give():
+    for args, code, message in (
+            (["--practice", "Zed"], 1, "Zed"),
+            (["--practice", "Bob", "--declarer", "Bob"], 1, "what-if"),
+            (["--player-view", "--declarer", "Alice"], 1, "what-if"),
+            (["--practice-samples", "0"], 2, "practice-samples"),
+            (["--view-samples", "-3"], 2, "view-samples"),
+            (["--practice-time-limit", "0"], 2, "practice-time-limit")):
+        result = runner.invoke(cli_app, ["explore", str(HANDS / "worked-example.yaml"), *args])
+        assert result.exit_code == code, (args, result.output)
+        assert "Traceback" not in result.output and message in result.stderr, args
+
+
 def test_command_runs_the_app(monkeypatch):
     seen = {}
     monkeypatch.setattr(explorer.ExplorerApp, "run", lambda self: seen.setdefault("app", self))
@@ -298,3 +357,212 @@ def test_command_runs_the_app(monkeypatch):
                                      "--no-spade-breaking"])
     assert result.exit_code == 0, result.output
     assert seen["app"].x.breaking is False and len(seen["app"].x.moves) == 25
+
+
+# ------------------------------------------------------------ the player's view
+def view_app(stem: str = "worked-example", **settings) -> ExplorerApp:
+    path = HANDS / f"{stem}.yaml"
+    single = SingleDummy(**{"view_samples": 8, "practice_samples": 4, "practice_seconds": None,
+                            **settings})
+    return ExplorerApp(Exploration(load_deal(path), single=single), path)
+
+
+async def until(pilot, condition, tries: int = 500) -> None:
+    """Let the app run until ``condition()`` holds."""
+    for _ in range(tries):
+        await pilot.pause(0.02)
+        if condition():
+            return
+    raise AssertionError("the app never got there")
+
+
+async def refined(app: ExplorerApp, pilot) -> None:
+    """Wait until the figures the screen needs are all solved and shown."""
+    for _ in range(300):
+        await pilot.pause(0.02)
+        ref = app.refining
+        if (ref is None or ref.done) and not app.x.computer_to_play and \
+                not any(w.is_running for w in app.workers):
+            await pilot.pause()
+            return
+    raise AssertionError(f"the single-dummy figures did not settle: {app.refining} "
+                         f"{app.refining and app.refining.done} {app.x.computer_to_play} "
+                         f"{[w for w in app.workers if w.is_running]} {len(app.x.moves)} "
+                         f"{app.message}")
+
+
+def test_player_view_hides_what_the_chooser_cannot_see_and_refines_single_dummy():
+    """worked-example: Alice leads. v hides the dummy (not faced yet), Bob's
+    and Carol's hands; her cards get their single-dummy figures, first from
+    one layout, then from all 8, equal to the library's (and to advise's)."""
+    counts = []
+
+    class Spied(ExplorerApp):
+        def on_refined(self, message):      # besides ExplorerApp's (Textual calls both)
+            counts.append(message.refinement.solved)
+
+    path = HANDS / "worked-example.yaml"
+    app = Spied(Exploration(load_deal(path), single=SingleDummy(view_samples=8)), path)
+
+    async def script(pilot):
+        await pilot.press("v")
+        await refined(app, pilot)
+        assert app.player_view and "player's view" in plain(app, "title")
+        for pos in ("top", "right", "bottom"):      # dummy, Bob, Carol
+            assert "13 cards hidden" in plain(app, pos)
+        assert "cards hidden" not in plain(app, "left")
+        assert counts[0] == 1 and counts[-1] == 8 and counts == sorted(counts)
+        text = plain(app, "values")
+        assert "Single dummy from Alice's view" in text and "8 of 8 samples" in text
+        ref = app.refining
+        want = advise(app.x.deal_now(), samples=8, hindsight=False)
+        assert [c.cards for c in ref.advice.cards] == [c.cards for c in want.cards]
+        best = ref.advice.cards[0]
+        assert f"{estimate_text(best.tricks)} [" in text   # the double-dummy value beside it
+        # Alice leads: Carol chooses the dummy's card from her view
+        await pilot.press("enter")
+        await refined(app, pilot)
+        assert app.refining is not ref and app.refining.player == "Carol"
+        assert "Single dummy from Carol's view" in plain(app, "values")
+        for pos in ("left", "right"):
+            assert "cards hidden" in plain(app, pos)
+        for pos in ("top", "bottom"):
+            assert "cards hidden" not in plain(app, pos)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert not app.player_view and "Declarer side's tricks" in plain(app, "values")
+
+    run_pilot(app, script)
+
+
+def test_moving_on_cancels_the_refinement_and_quitting_leaves_no_thread():
+    """With many samples asked for, playing a card stops the figures of the
+    position left (between two layouts) and starts the next; quitting in
+    the middle of a refinement stops it and leaves no thread behind."""
+    before = threading.active_count()
+    app = view_app(view_samples=100_000)
+    state = {}
+
+    async def script(pilot):
+        await pilot.press("v")
+        await until(pilot, lambda: app.refining is not None and app.refining.solved >= 2)
+        first = app.refining
+        assert not first.done
+        await pilot.press("enter")
+        await until(pilot, lambda: app.refining is not first and app.refining.solved >= 1)
+        stopped = first.solved
+        await pilot.pause(0.3)
+        assert first.solved == stopped and not first.done      # no longer refined
+        assert app.refining.player == "Carol" and not app.refining.done
+        state["last"] = app.refining
+        state["t"] = time.monotonic()
+        await pilot.press("q")
+
+    run_pilot(app, script)
+    assert time.monotonic() - state["t"] < 10
+    assert threading.active_count() == before
+    left = state["last"].solved
+    time.sleep(0.2)
+    assert state["last"].solved == left
+
+
+def test_no_player_view_or_practice_for_a_what_if_declarer():
+    path = HANDS / "worked-example.yaml"
+    app = ExplorerApp(Exploration(load_deal(path), "Bob"), path)
+
+    async def script(pilot):
+        for key in ("v", "p"):
+            await pilot.press(key)
+            assert "what-if" in app.message
+            assert not app.player_view and app.x.practice is None
+
+    run_pilot(app, script)
+
+
+# ------------------------------------------------------------ practice
+def test_practice_the_computer_plays_advises_card_and_the_user_sees_their_view():
+    """Bob practises on worked-example: the computer plays Alice's lead and
+    Carol's dummy card, each advise's recommended card with 4 samples; Bob
+    sees his hand and the dummy only; his cards are his to play, the others'
+    not; b, a and h are refused."""
+    app = view_app()
+    app.x.start_practice("Bob")
+    deal = load_deal(HANDS / "worked-example.yaml")
+
+    async def script(pilot):
+        await refined(app, pilot)
+        x = app.x
+        assert x.chooser == "Bob" and len(x.moves) == 2
+        for i, card in enumerate(x.moves):
+            want = advise(deal.with_played(list(x.moves[:i])), samples=4, exact_limit=4,
+                          hindsight=False)
+            assert card == min(want.recommended.cards)
+        assert "cards hidden" in plain(app, "left") and "cards hidden" in plain(app, "bottom")
+        assert "cards hidden" not in plain(app, "top")          # the dummy, faced
+        assert "Your card" in plain(app, "values") and "Practice" in plain(app, "side")
+        assert "[" not in plain(app, "values")               # no double-dummy value shown
+        for key in ("b", "a", "h"):
+            await pilot.press(key)
+            assert "not in practice" in app.message and len(x.moves) == 2
+        await pilot.press("v")                              # the figures of Bob's view
+        await refined(app, pilot)
+        assert "Single dummy from Bob's view" in plain(app, "values")
+        await pilot.press("right", "enter")                 # Bob plays; Carol answers
+        await refined(app, pilot)
+        assert len(x.moves) >= 4 and "played" in app.message
+
+    run_pilot(app, script)
+
+
+def test_practice_undo_and_restart():
+    """Carol (declarer, with the dummy) practises: u takes her last choice
+    back (the computer's cards after it too), s starts again and the computer
+    replays the same lead (the redo list kept); p moves on to the next seat."""
+    app = view_app()
+    app.x.start_practice("Carol")
+
+    async def script(pilot):
+        x = app.x
+        await refined(app, pilot)
+        assert x.chooser == "Carol" and len(x.moves) == 1     # Alice's lead
+        lead = x.moves
+        await pilot.press("enter")                          # the dummy's card; Bob answers
+        await refined(app, pilot)
+        dummy, bob = x.moves[1:]
+        assert x.chooser == "Carol"
+        await pilot.press("u")
+        await refined(app, pilot)
+        assert x.moves == lead and "took back" in app.message and x.redo == [bob, dummy]
+        await pilot.press("u")
+        assert "nothing to undo" in app.message and x.moves == lead
+        await pilot.press("s")
+        await refined(app, pilot)
+        assert x.moves == lead and x.redo == [bob, dummy]
+        await pilot.press("p")                              # the last seat: practice over
+        assert x.practice is None and "practice over" in app.message
+        await pilot.press("p")                              # the first seat again
+        assert x.practice == "Alice" and "you play Alice" in plain(app, "title")
+
+    run_pilot(app, script)
+
+
+def test_practice_to_the_end_of_the_hand_shows_the_score():
+    """From mid-play's position Carol practises to the end: the side panel
+    shows the bids and tricks while the hand lasts, the actual score after."""
+    app = view_app("mid-play")
+    app.x.start_practice("Carol")
+
+    async def script(pilot):
+        x = app.x
+        assert "Practice" in plain(app, "side") and "side's tricks" in plain(app, "side")
+        while not x.board.is_over:
+            await refined(app, pilot)
+            if not x.board.is_over:
+                await pilot.press("enter")
+        await settle(app, pilot)
+        side = plain(app, "side")
+        assert "Hand scores" in side and "(actual)" in side
+        assert "hand is over" in plain(app, "values")
+        assert x.scores().actual and x.scores().declarer_tricks == x.board.declarer_tricks
+
+    run_pilot(app, script)

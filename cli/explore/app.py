@@ -7,6 +7,14 @@ card of the player to move (computed in a worker thread on a copy of the
 board, a spinner while pending), the hand scores under double-dummy
 continuation, and the keys of docs/EXPLORE.md.
 
+The player's view (``v``) and practice (``p``) show what one player sees,
+and the single-dummy figures of the card to choose from that view; a
+second worker thread refines them layout by layout
+(:meth:`Exploration.refine <dummy_spades.solver.exploration.Exploration.refine>`),
+posting each new set of figures to the screen, and is cancelled (between
+two layouts) when the position changes or the app quits. In practice the
+same thread finds the computer players' cards.
+
 This module imports Textual; :mod:`.command` checks that it is installed.
 """
 from __future__ import annotations
@@ -15,25 +23,30 @@ from pathlib import Path
 from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 
 from rich.console import RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.events import Key
+from textual.message import Message
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from dummy_spades.solver.analysis import CardAnalysis
 from dummy_spades.solver.board import Board
-from dummy_spades.solver.cards import format_card
+from dummy_spades.solver.cards import count, format_card
 from dummy_spades.solver.dealfile import dump_deal
 from dummy_spades.solver.errors import DealError
-from dummy_spades.solver.exploration import Exploration
+from dummy_spades.solver.exploration import Exploration, Refinement
 from dummy_spades.solver.seating import DECLARER_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
 
 from ..render import display_order
 from .dialogs import ConfirmScreen, SaveScreen
-from .panels import POSITIONS, SPINNER, hand_panel, scores_panel, trick_centre, values_text
+from .panels import (POSITIONS, SPINNER, CardStyle, bids_panel, card_style, figures_style,
+                     hand_panel, practice_text, scores_panel, single_dummy_text, trick_centre,
+                     values_text)
 
 #: Which hands are hidden, cycled by the ``h`` key: (label, hidden seats).
 VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
@@ -42,6 +55,16 @@ VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
     ("left defender's view", (DECLARER_SEAT, RIGHT_DEFENDER_SEAT)),
     ("right defender's view", (DECLARER_SEAT, LEFT_DEFENDER_SEAT)),
 )
+
+
+class Refined(Message):
+    """New single-dummy figures, the end of a refinement, or (``error``) why
+    it failed: posted from the worker thread, which never waits for the screen."""
+
+    def __init__(self, refinement: Refinement, error: str = "") -> None:
+        super().__init__()
+        self.refinement = refinement
+        self.error = error
 
 
 class ExplorerApp(App[None]):
@@ -75,18 +98,26 @@ class ExplorerApp(App[None]):
         Binding("a", "autoplay", "autoplay"),
         Binding("t", "toggle_breaking", "spade rule"),
         Binding("h", "cycle_view", "hands"),
+        Binding("v", "player_view", "view"),
+        Binding("p", "cycle_practice", "practice"),
         Binding("w", "save", "save"),
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, exploration: Exploration, source: Optional[Path] = None) -> None:
+    def __init__(self, exploration: Exploration, source: Optional[Path] = None,
+                 player_view: bool = False) -> None:
         super().__init__()
         self.x = exploration
         self.source = source
         self.view = 0
+        #: the player's view: the hands the player to choose cannot see hidden,
+        #: single-dummy figures (in practice: the figures shown for the user's cards)
+        self.player_view = player_view
         self.cursor = 0
         self.frame = 0
         self.message = ""
+        #: the single-dummy figures the worker thread refines now
+        self.refining: Optional[Refinement] = None
         #: what each part of the screen shows now (by widget id), for tests and reading
         self.drawn: Dict[str, RenderableType] = {}
 
@@ -108,9 +139,55 @@ class ExplorerApp(App[None]):
         self.set_interval(0.1, self._tick)
         self.refresh_view()
 
+    # ------------------------------------------------------------ what is shown
+    @property
+    def double_dummy(self) -> bool:
+        """Are the double-dummy values and scores shown (never in practice
+        before the end of the hand: they see the hidden hands)?"""
+        return self.x.practice is None or self.x.board.is_over
+
+    def wanted(self) -> Optional[Refinement]:
+        """The single-dummy figures the screen needs now, if any: in practice
+        those the computer chooses its card by, or the user's when the
+        player's view is on; otherwise the chooser's in the player's view.
+        None when the hand is over or there is no choice to make."""
+        x = self.x
+        if x.board.is_over or x.forced() is not None:
+            return None
+        if x.computer_to_play:
+            return x.computer_card()
+        if self.player_view:
+            return x.single_dummy()
+        return None
+
+    def sight(self) -> List[Tuple[int, int]]:
+        """What is shown of each hand, by play seat: the cards shown and how
+        many are hidden. In practice the user's view; in the player's view
+        the view of the player to choose; otherwise the hands hidden by ``h``."""
+        x = self.x
+        board = x.board
+        viewer = x.practice if x.practice is not None else \
+            x.chooser if self.player_view else None
+        if viewer is not None and not board.is_over:
+            return list(x.seen(viewer))
+        return [(0, count(hand)) if self._hidden(seat) else (hand, 0)
+                for seat, hand in enumerate(board.hands)]
+
+    def _hidden(self, seat: int) -> bool:
+        return self.x.practice is None and not self.player_view and seat in VIEWS[self.view][1]
+
+    def _mover_hidden(self) -> bool:
+        """Is the hand to play (partly) hidden from the screen?"""
+        seat = self.x.board.to_move
+        return seat is not None and self.sight()[seat][1] > 0
+
     # ------------------------------------------------------------ engine work
+    def _busy(self) -> bool:
+        return (self.double_dummy and self.x.pending()) or \
+            (self.refining is not None and not self.refining.done)
+
     def _tick(self) -> None:
-        if self.x.pending():
+        if self._busy():
             self.frame = (self.frame + 1) % len(SPINNER)
             self._update_values()
             self._update_side()
@@ -132,6 +209,79 @@ class ExplorerApp(App[None]):
         if key == self.x.key:
             self.refresh_view()
 
+    def _single_dummy(self) -> None:
+        """Start, keep or stop the worker of the single-dummy figures the screen
+        needs now; in practice, play the computer's card once it is chosen."""
+        try:
+            wanted = self.wanted()
+        except ValueError as err:          # no view of this deal: say it, show no figures
+            self.status(str(err))
+            wanted = None
+        if wanted is not self.refining:
+            self.workers.cancel_group(self, "single-dummy")
+            self.refining = None
+        if wanted is None:
+            forced = self.x.forced()
+            if forced is not None and self.x.computer_to_play:
+                self.call_later(self._computer_plays_forced, self.x.moves, min(forced))
+            return
+        if wanted.done:
+            self.refining = wanted
+            if self.x.computer_to_play:
+                self.call_later(self._computer_plays, wanted)
+            return
+        if self.refining is None:
+            self.refining = wanted
+            self.refine(wanted)
+
+    @work(thread=True, group="single-dummy", exclusive=True)
+    def refine(self, refinement: Refinement) -> None:
+        """Refine ``refinement`` until it is done or this worker is cancelled,
+        posting each new set of figures (never waiting for the screen)."""
+        worker = get_current_worker()
+        try:
+            def posted(_advice: object) -> None:
+                self.post_message(Refined(refinement))
+
+            self.x.refine(refinement, lambda: worker.is_cancelled, posted)
+        except (ValueError, RuntimeError) as err:  # engine or deal problem: say it
+            self.post_message(Refined(refinement, f"single dummy: {err}"))
+            return
+        if not worker.is_cancelled:
+            self.post_message(Refined(refinement))
+
+    def on_refined(self, message: Refined) -> None:
+        if message.error:
+            self.status(message.error)
+        if message.refinement is not self.refining:
+            return           # figures of a position the screen has left
+        if message.refinement.done and self.x.computer_to_play:
+            self._computer_plays(message.refinement)
+            return
+        self._update_hands()
+        self._update_values()
+
+    def _computer_plays(self, refinement: Refinement) -> None:
+        """Practice: the computer plays its card, if the position is still the one it chose for."""
+        if refinement is not self.refining or not self.x.computer_to_play:
+            return
+        who = self.x.chooser
+        try:
+            card = refinement.card()
+        except ValueError as err:          # no layout solved: nothing to choose by
+            self.status(f"single dummy: {err}")
+            return
+        self.x.play(card)
+        self._moved(f"{who} played {format_card(card, symbols=True)}")
+
+    def _computer_plays_forced(self, moves: Tuple[int, ...], card: int) -> None:
+        """Practice: the computer plays ``card``, its only choice after ``moves``."""
+        if self.x.moves != moves or not self.x.computer_to_play:
+            return
+        who = self.x.chooser
+        self.x.play(card)
+        self._moved(f"{who} played {format_card(card, symbols=True)}")
+
     # ------------------------------------------------------------ drawing
     def _put(self, name: str, renderable: RenderableType) -> None:
         self.drawn[name] = renderable
@@ -148,44 +298,76 @@ class ExplorerApp(App[None]):
         board = self.x.board
         legal = self.legal_cards()
         self.cursor = min(self.cursor, max(len(legal) - 1, 0))
-        deal = self.x.deal
-        title = Text(deal.title or "", style="bold")
-        if title:
-            title.append("  ")
-        title.append(f"{self.x.declarer} declares; spade breaking "
-                     f"{'on' if self.x.breaking else 'off'}; {VIEWS[self.view][0]}", style="dim")
-        if not self.x.scored:
-            title.append(f" — what-if: the auction's declarer is {deal.declarer}", style="yellow")
-        self._put("title", title)
-        for pos, seat in zip(POSITIONS, range(4)):
-            self._put(pos, self._hand(seat))
+        self._single_dummy()
+        self._put("title", self._title())
+        self._update_hands()
         self._put("centre", trick_centre(board))
         self._update_values()
         self._update_side()
-        if self.x.pending():
+        if self.double_dummy and self.x.pending():
             self.compute(board.copy())
+
+    def _title(self) -> Text:
+        x = self.x
+        deal = x.deal
+        title = Text(deal.title or "", style="bold")
+        if title:
+            title.append("  ")
+        if x.practice is not None:
+            what = f"practice: you play {x.practice}"
+        elif self.player_view:
+            what = "the player's view"
+        else:
+            what = VIEWS[self.view][0]
+        title.append(f"{x.declarer} declares; spade breaking "
+                     f"{'on' if x.breaking else 'off'}; {what}", style="dim")
+        if not x.scored:
+            title.append(f" — what-if: the auction's declarer is {deal.declarer}", style="yellow")
+        return title
+
+    def _card_style(self) -> CardStyle:
+        """How the legal cards are coloured: by the single-dummy figures when
+        they are shown, else by the double-dummy values (none in practice)."""
+        if self.player_view:
+            return figures_style(None if self.refining is None else self.refining.advice)
+        if self.x.practice is not None:
+            return lambda card: Style()
+        values = self._values_now()
+        return lambda card: card_style(card, values)
+
+    def _update_hands(self) -> None:
+        board = self.x.board
+        sight = self.sight()
+        for pos, seat in zip(POSITIONS, range(4)):
+            shown, unseen = sight[seat]
+            if board.to_move != seat or unseen or self.x.computer_to_play:
+                self._put(pos, hand_panel(board, seat, shown, unseen, (), None,
+                                          self._card_style()))
+                continue
+            legal = self.legal_cards()
+            selected = legal[self.cursor] if legal else None
+            self._put(pos, hand_panel(board, seat, shown, unseen, legal, selected,
+                                      self._card_style()))
 
     def _values_now(self) -> Optional[CardAnalysis]:
         return self.x.known_values()
 
-    def _hidden(self, seat: int) -> bool:
-        return seat in VIEWS[self.view][1]
-
-    def _hand(self, seat: int) -> RenderableType:
-        board = self.x.board
-        if board.to_move != seat:
-            return hand_panel(board, seat, self._hidden(seat), (), None, None)
-        legal = self.legal_cards()
-        selected = legal[self.cursor] if legal else None
-        return hand_panel(board, seat, self._hidden(seat), legal, selected, self._values_now())
-
     def _update_values(self) -> None:
-        board = self.x.board
-        hidden = board.to_move is not None and self._hidden(board.to_move)
-        self._put("values", values_text(board, self._values_now(), hidden, self.frame))
+        board, x = self.x.board, self.x
+        if x.practice is not None:
+            text = practice_text(board, x, self.refining, self.player_view, self.frame)
+        elif self.player_view:
+            text = single_dummy_text(board, x.forced(), self.refining, self._values_now(),
+                                     self.frame)
+        else:
+            text = values_text(board, self._values_now(), self._mover_hidden(), self.frame)
+        self._put("values", text)
 
     def _update_side(self) -> None:
-        self._put("side", scores_panel(self.x, self.frame))
+        if self.double_dummy:
+            self._put("side", scores_panel(self.x, self.frame))
+        else:
+            self._put("side", bids_panel(self.x))
 
     # ------------------------------------------------------------ actions
     def _moved(self, message: str = "") -> None:
@@ -201,9 +383,18 @@ class ExplorerApp(App[None]):
         self.cursor = (self.cursor + step) % len(legal)
         self.refresh_view()
 
+    def _practising(self, what: str) -> bool:
+        """In practice, refuse ``what`` with a message; True when refused."""
+        if self.x.practice is None:
+            return False
+        self.status(f"{what}: not in practice (p leaves it)")
+        return True
+
     def action_play(self, card: int) -> None:
-        board = self.x.board
-        if board.to_move is not None and self._hidden(board.to_move):
+        if self.x.computer_to_play:
+            self.status(f"the computer chooses {self.x.chooser}'s card")
+            return
+        if self._mover_hidden():
             self.status("that hand is hidden: b plays the double-dummy card")
             return
         try:
@@ -221,9 +412,17 @@ class ExplorerApp(App[None]):
         self.action_play(legal[self.cursor])
 
     def action_undo_card(self) -> None:
+        if self.x.practice is not None:
+            self._moved("took back your last card") if self.x.take_back() else \
+                self.status("nothing to undo: you have not played yet")
+            return
         self._moved("took back a card") if self.x.undo_card() else self.status("nothing to undo")
 
     def action_undo_trick(self) -> None:
+        if self.x.practice is not None:
+            self._moved("took back your cards of the trick") if self.x.take_back(trick=True) \
+                else self.status("nothing to undo: you have not played yet")
+            return
         self._moved("took back a trick") if self.x.undo_trick() else self.status("nothing to undo")
 
     def action_redo_card(self) -> None:
@@ -245,11 +444,53 @@ class ExplorerApp(App[None]):
         self._moved(f"spade breaking {'on' if self.x.breaking else 'off'}")
 
     def action_cycle_view(self) -> None:
+        if self._practising("h"):
+            return
+        if self.player_view:
+            self.status("h: the player's view shows what the player to choose sees (v leaves it)")
+            return
         self.view = (self.view + 1) % len(VIEWS)
         self.status(VIEWS[self.view][0])
         self.refresh_view()
 
+    def action_player_view(self) -> None:
+        error = self.x.view_error()
+        if error is not None:
+            self.status(error)
+            return
+        self.player_view = not self.player_view
+        if self.x.practice is not None:
+            self.status("single-dummy figures for your cards " +
+                        ("shown" if self.player_view else "hidden"))
+        else:
+            self.status("the player's view: what the player to choose sees, single dummy"
+                        if self.player_view else VIEWS[self.view][0])
+        self.refresh_view()
+
+    def action_cycle_practice(self) -> None:
+        x = self.x
+        error = x.view_error()
+        if error is not None:
+            self.status(error)
+            return
+        players = x.deal.players
+        nxt = players[0] if x.practice is None else \
+            None if x.practice == players[-1] else players[players.index(x.practice) + 1]
+        self.player_view = False
+        if nxt is None:
+            x.stop_practice()
+            self.status("practice over: " + VIEWS[self.view][0])
+        else:
+            x.start_practice(nxt)
+            dummy = " and the dummy" if nxt == x.declarer else ""
+            self.status(f"practice: you play {nxt}{dummy}, the computer the others "
+                        f"(p: another seat)")
+        self.cursor = 0
+        self.refresh_view()
+
     def action_play_best(self) -> None:
+        if self._practising("b"):
+            return
         if self.x.board.is_over:
             self.status("the hand is over: nothing to play")
             return
@@ -257,6 +498,8 @@ class ExplorerApp(App[None]):
         self._best(self.x.board.copy(), autoplay=False)
 
     def action_autoplay(self) -> None:
+        if self._practising("a"):
+            return
         if self.x.board.is_over:
             self.status("the hand is over: nothing to play")
             return

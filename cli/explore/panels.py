@@ -1,11 +1,12 @@
 """What each part of the explorer's screen shows, as Rich renderables: a
 hand (its legal cards coloured by their values), the trick in the middle of
-the table, the card values below it and the hand scores beside it. Nothing
-here moves the play or asks the engine; :mod:`.app` puts these on the
-screen."""
+the table, the card values below it (double dummy, or single dummy from a
+player's view) and the hand scores beside it (in practice, the bids and the
+tricks so far until the hand is over). Nothing here moves the play or asks
+the engine; :mod:`.app` puts these on the screen."""
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -13,14 +14,15 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from dummy_spades.solver.advise import EXACT, Advice, CardFigures, within
 from dummy_spades.solver.analysis import CardAnalysis
 from dummy_spades.solver.board import Board
-from dummy_spades.solver.cards import SUIT_SYMBOLS, SUITS, count, iter_cards, suit_of
-from dummy_spades.solver.exploration import Exploration
+from dummy_spades.solver.cards import SUIT_SYMBOLS, SUITS, iter_cards, suit_of
+from dummy_spades.solver.exploration import Exploration, Refinement
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
-from dummy_spades.solver.seating import DECLARER_SEAT, DECLARER_SIDE, DUMMY_SEAT
+from dummy_spades.solver.seating import DECLARER_SEAT, DECLARER_SIDE, DUMMY_SEAT, side_of
 
-from ..render import add_columns, card_text, display_order, rank_text, suit_style
+from ..render import add_columns, card_text, display_order, estimate_text, rank_text, suit_style
 
 #: the screen places of the play seats: the declarer at the bottom, clockwise
 POSITIONS = ("bottom", "left", "top", "right")
@@ -43,11 +45,33 @@ def card_style(card: int, values: Optional[CardAnalysis]) -> Style:
     return Style(color=colour, bold=gap == 0)
 
 
-def hand_panel(board: Board, seat: int, hidden: bool, legal: Sequence[int],
-               selected: Optional[int], values: Optional[CardAnalysis]) -> RenderableType:
-    """The hand of ``seat``: its cards by suit (``legal`` ones underlined,
-    clickable and coloured by ``values``; ``selected`` reversed), or only
-    their number when ``hidden``; the tricks it has won."""
+#: the colour of a legal card (its value against the best card's)
+CardStyle = Callable[[int], Style]
+
+
+def figures_style(advice: Optional[Advice]) -> CardStyle:
+    """A legal card's colour by its single-dummy figures: green the
+    recommended card and those within two standard errors of it, yellow
+    less than a trick worse on average, red more; dim while pending."""
+    by_card: Dict[int, CardFigures] = {}
+    if advice is not None:
+        by_card = {c: f for f in advice.cards for c in f.cards}
+
+    def style(card: int) -> Style:
+        f = by_card.get(card)
+        if f is None:
+            return Style(dim=True)
+        if f is advice.cards[0] or within(f):  # type: ignore[union-attr]
+            return Style(color="green", bold=True)
+        return Style(color="yellow" if f.tricks_diff.value > -1 else "red")
+    return style
+
+
+def hand_panel(board: Board, seat: int, shown: int, unseen: int, legal: Sequence[int],
+               selected: Optional[int], style: CardStyle) -> RenderableType:
+    """The hand of ``seat``: the cards ``shown`` by suit (``legal`` ones
+    underlined, clickable and coloured by ``style``; ``selected`` reversed)
+    and how many more it holds ``unseen``; the tricks it has won."""
     names = board.names
     to_move = board.to_move == seat
     title = Text(names[seat], style="bold")
@@ -56,28 +80,28 @@ def hand_panel(board: Board, seat: int, hidden: bool, legal: Sequence[int],
     title.append(f" ({role})", style="dim")
     if to_move:
         title.append(" ◀ to play", style="bold green")
-    hand = board.hands[seat]
     lines: List[Text] = []
-    if hidden:
-        lines.append(Text(f"{count(hand)} cards hidden", style="dim"))
+    if shown == 0 and unseen:
+        lines.append(Text(f"{unseen} cards hidden", style="dim"))
     else:
         for suit in SUITS:
             line = Text.assemble((SUIT_SYMBOLS[suit], suit_style(suit)), " ")
-            cards = [c for c in display_order(iter_cards(hand)) if suit_of(c) == suit]
-            if not cards:
-                line.append("—", style="dim")
+            cards = [c for c in display_order(iter_cards(shown)) if suit_of(c) == suit]
+            if not cards:              # a void, or (with cards unseen) none seen
+                line.append("·" if unseen else "—", style="dim")
             for c in cards:
                 rank = rank_text(c)
                 if c in legal:
-                    style = card_style(c, values) + Style(
-                        meta={"@click": f"app.play({c})"}, underline=True)
+                    look = style(c) + Style(meta={"@click": f"app.play({c})"}, underline=True)
                     if c == selected:
-                        style += Style(reverse=True)
-                    line.append(rank, style=style)
+                        look += Style(reverse=True)
+                    line.append(rank, style=look)
                 else:
                     line.append(rank, style="dim" if to_move else "")
                 line.append(" ")
             lines.append(line)
+        if unseen:
+            lines.append(Text(f"and {unseen} cards unseen", style="dim"))
     lines.append(Text(f"tricks: {board.tricks_won[seat]}", style="cyan"))
     return Panel(Group(*lines), title=title, expand=False, padding=(0, 1),
                  border_style="green" if to_move else "")
@@ -145,6 +169,104 @@ def values_text(board: Board, values: Optional[CardAnalysis], hidden: bool,
     return text
 
 
+def sampled_text(advice: Advice) -> str:
+    """How many layouts the figures cover: ``all 924 layouts (exact)``,
+    ``120 of 924 layouts``, ``63 of 1,000 samples (n_eff 40)``."""
+    if advice.method == EXACT:
+        return f"all {advice.consistent:,} layouts (exact)"
+    if advice.requested == advice.consistent:       # exact mode, under way
+        return f"{advice.samples:,} of {advice.consistent:,} layouts"
+    text = f"{advice.samples:,} of {advice.requested:,} samples"
+    if advice.sampling.conditioned:
+        text += f" (n_eff {advice.effective_samples:.0f})"
+    return text
+
+
+def single_dummy_text(board: Board, forced: Optional[Sequence[int]],
+                      refinement: Optional[Refinement], dd: Optional[CardAnalysis],
+                      frame: int) -> Text:
+    """The line below the table in a player's view: who is to play, and
+    each group of equivalent legal cards, best first, with the chooser's
+    side's expected tricks ± SE from what the chooser sees (green: the
+    recommended card and those within two SE of it), the double-dummy value
+    beside it in brackets when ``dd`` is given (hindsight), and how many
+    layouts the figures cover (a spinner while they are refined); with no
+    choice to make (``forced``: every legal card worth the same), says so."""
+    if board.is_over:
+        return Text("The hand is over: u undoes a card, s goes back to the start.", style="bold")
+    text = to_play_text(board)
+    if forced is not None:
+        text.append("No choice to make: ")
+        text.append_text(Text(" ").join(card_text(c) for c in display_order(forced)))
+        text.append(" (every legal card is worth the same).")
+        return text
+    advice = None if refinement is None else refinement.advice
+    if refinement is None or advice is None:
+        text.append(f"{SPINNER[frame]} single dummy: drawing layouts…", style="yellow")
+        return text
+    who = refinement.player
+    text.append(f"Single dummy from {who}'s view: {who}'s side's expected tricks ± SE, "
+                "best first by expected score")
+    if dd is not None:
+        text.append(" [double dummy: hindsight]", style="dim")
+    text.append(f"; {sampled_text(advice)}")
+    if not refinement.done:
+        text.append(f" {SPINNER[frame]}", style="yellow")
+    text.append(":\n")
+    style = figures_style(advice)
+    for i, f in enumerate(advice.cards):
+        if i:
+            text.append("   ")
+        text.append_text(Text(" ").join(card_text(c) for c in display_order(f.cards)))
+        text.append(": ")
+        text.append(estimate_text(f.tricks), style=style(f.cards[0]))
+        if dd is not None:
+            text.append(f" [{dd.values[f.cards[0]]}]", style="dim")
+    return text
+
+
+def practice_text(board: Board, x: Exploration, refinement: Optional[Refinement],
+                  hints: bool, frame: int) -> Text:
+    """The line below the table in practice: the user's turn (with the
+    single-dummy figures when ``hints``), or the computer choosing."""
+    if board.is_over:
+        return Text("The hand is over (the score is beside the table): u takes back your last "
+                    "card, s plays the hand again, p leaves practice.", style="bold")
+    if x.computer_to_play:
+        text = to_play_text(board)
+        advice = None if refinement is None else refinement.advice
+        done = "" if advice is None else f": {sampled_text(advice)}"
+        text.append(f"{SPINNER[frame]} {x.chooser} is choosing{done}", style="yellow")
+        return text
+
+    if hints:
+        return single_dummy_text(board, x.forced(), refinement, None, frame)
+    text = to_play_text(board)
+    text.append("Your card (v shows the single-dummy figures from your view).", style="dim")
+    return text
+
+
+def bids_panel(x: Exploration) -> RenderableType:
+    """The side panel in practice before the end of the hand: each real
+    player's bid and their side's tricks so far."""
+    board = x.board
+    auction = x.deal.auction
+    assert auction is not None
+    t = Table(show_edge=False, pad_edge=False, box=None)
+    add_columns(t, (("player", "left"), ("bid", "right"), ("side's tricks", "right")))
+    for bid in auction.bids:
+        seat = board.names.index(bid.player)
+        t.add_row(bid.player + (" (you)" if bid.player == x.practice else ""), bid.call(),
+                  str(board.side_won(side_of(seat))))
+    limit = x.single.practice_seconds
+    note = Text(f"You play {x.practice}"
+                + (" and the dummy" if x.practice == x.declarer else "")
+                + f"; the computer the others, by single dummy ({x.single.practice_samples} "
+                  "samples a card" + (f", {limit:g} s at most" if limit else "") + ").",
+                style="dim")
+    return Panel(Group(note, t), title="Practice")
+
+
 def scores_panel(x: Exploration, frame: int) -> RenderableType:
     """The side panel: every real player's bid, side tricks, made or set,
     bags, nils and points under double-dummy continuation (the actual
@@ -185,5 +307,6 @@ def scores_panel(x: Exploration, frame: int) -> RenderableType:
     return Panel(Group(*parts), title="Hand scores")
 
 
-__all__ = ["POSITIONS", "SPINNER", "card_style", "declarer_value", "hand_panel", "scores_panel",
-           "to_play_text", "trick_centre", "values_text"]
+__all__ = ["POSITIONS", "SPINNER", "CardStyle", "bids_panel", "card_style", "declarer_value",
+           "figures_style", "hand_panel", "practice_text", "sampled_text", "scores_panel",
+           "single_dummy_text", "to_play_text", "trick_centre", "values_text"]
