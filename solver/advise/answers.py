@@ -58,7 +58,7 @@ def group_values(solver: Solver, question: Question, layout: Layout, side: int,
 
 def solve_layout(solver: Solver, question: Question, item: Tuple[int, Layout]) -> LayoutAnswers:
     """The answers of one layout (``item``: its index and the hidden hands);
-    the work of one worker (:mod:`solver.parallel`)."""
+    the work of one worker (:mod:`solver.run`)."""
     index, layout = item
     solver.clear()
     tricks = group_values(solver, question, layout, question.side)
