@@ -119,6 +119,12 @@ def _check_targets(out: Path, count: int, force: bool) -> List[Path]:
     directory or, without ``--force``, when one of them exists."""
     if out.exists() and not out.is_dir():
         raise fail(f"{out}: is not a directory; expected a directory for the deal files (--out)")
+    home = out
+    while not home.exists() and home != home.parent:   # the directory mkdir will start from
+        home = home.parent
+    if not home.is_dir() or not os.access(home, os.W_OK | os.X_OK):
+        raise fail(f"{out}: cannot write there ({home} is not a writable directory); expected "
+                   "a writable directory for the deal files (--out)")
     targets = [out / name for name in file_names(count)]
     if not force:
         existing = [t for t in targets if t.exists()]
@@ -127,6 +133,36 @@ def _check_targets(out: Path, count: int, force: bool) -> List[Path]:
             raise fail(f"{existing[0]}{more} already exist{'s' if not more else ''}; expected "
                        "--force to overwrite them, or another --out directory")
     return targets
+
+
+def write_files(out: Path, targets: Sequence[Path], texts: Sequence[Optional[str]],
+                force: bool) -> None:
+    """Write every deal file, or none: on a failure (a full disk, a directory
+    that vanished) the files written so far are removed and the command
+    fails naming ``--out`` (with ``--force``, a file replaced before the
+    failure keeps its new text). Each file is replaced whole."""
+    written: List[Path] = []
+    created: List[Path] = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for target, text in zip(targets, texts):
+            assert text is not None
+            temporary = target.with_name(f".{target.name}.partial")
+            with open(temporary, "x", encoding="utf-8") as fh:
+                written.append(temporary)
+                fh.write(text)
+        for target, temporary in zip(targets, written):
+            existed = target.exists()
+            if existed and not force:
+                raise FileExistsError(f"{target} appeared while the deals were written")
+            os.replace(temporary, target)
+            if not existed:
+                created.append(target)
+    except OSError as err:
+        for path in written + created:
+            path.unlink(missing_ok=True)
+        raise fail(f"{out}: cannot write the deal files ({err.strerror or err}); expected a "
+                   "writable directory with room for them (--out)")
 
 
 def file_names(count: int) -> List[str]:
@@ -202,11 +238,7 @@ def write(order: Order, dealt: Dealt, json_out: bool, force: bool, seconds: floa
             for i, hands in enumerate(dealt.hands, start=1)]
     if order.out is not None:
         targets = _check_targets(order.out, order.count, force)
-        order.out.mkdir(parents=True, exist_ok=True)
-        for target, text in zip(targets, texts):
-            assert text is not None
-            with open(target, "w" if force else "x", encoding="utf-8") as fh:
-                fh.write(text)
+        write_files(order.out, targets, texts, force)
         files = [str(t) for t in targets]
     if json_out:
         names = play_seating(order.players, order.declarer)

@@ -231,6 +231,29 @@ def test_out_must_be_a_directory(tmp_path):
     assert "is not a directory" in one_error(run("--out", path), 1)
 
 
+def test_an_out_under_a_file_is_refused_before_dealing(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = run("--out", blocker / "set" / "more")
+    message = one_error(result, 1)
+    assert f"{blocker} is not a writable directory" in message and "(--out)" in message
+    assert "candidates" not in result.stderr          # refused before dealing
+    assert blocker.read_text() == "x"
+
+
+def test_a_failed_write_leaves_no_deal_file(tmp_path):
+    from dummy_spades.cli.deal import write_files
+    import typer
+    out = tmp_path / "set"
+    targets = [out / "deal-001.yaml", out / "deal-002.yaml"]
+    out.mkdir()
+    targets[1].mkdir()            # replacing a directory by a file fails
+    with pytest.raises(typer.Exit):
+        write_files(out, targets, ["a: 1\n", "b: 2\n"], force=True)
+    assert sorted(p.name for p in out.iterdir()) == ["deal-002.yaml"]
+    assert targets[1].is_dir()
+
+
 # ------------------------------------------------------------------ JSON
 def test_json_fields():
     result = run("--count", 3, "--seed", 1, "--where", "spades(Carol) >= 5", "--json")
