@@ -400,7 +400,7 @@ class Exploration:
         key = (self.moves, self.breaking, samples, limit, time_limit)
         found = self._refinements.get(key)
         if found is None:
-            q = question(self.knowledge(chooser), self.deal.variant.face_up)
+            q = question(self.knowledge(chooser))
             found = self._refinements[key] = Refinement(q, samples, self.single.seed,
                                                         self.single.sampling, limit, time_limit)
         return found

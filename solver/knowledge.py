@@ -9,7 +9,10 @@ In the play (at any point of it, :meth:`Knowledge.from_board`): the same
 with the whole auction, and every card played from the opening lead. Before
 the opening lead the dummy is seen only as the variant shows it; from the
 opening lead on everyone sees all of it (the declarer then sees both of
-their hands). Which hand played each card, the tricks, who won them and who
+their hands). Who saw which dummy cards in the auction stays known: under
+flip-N the cards turned face up (``face_up``) were seen by every bidder;
+the peeks of three/four-peeky are private, so the player knows only their
+own. Which hand played each card, the tricks, who won them and who
 is to play follow from the cards in order (the rules of docs/RULES.md
 "Play"); so do the voids the play has shown: a hand that did not follow
 suit holds none of the suit led, and a spade led before spades were broken,
@@ -49,7 +52,7 @@ from .auction import (MIRROR, STANDARD, Auction, Bid, auction_winner, check_bid,
 from .board import Board
 from .cards import (FULL_DECK, SPADES, SUIT_MASK, SUITS, format_cards, suit_of)
 from .cards import count as popcount
-from .deal import Deal, FrozenMap, HandResult
+from .deal import Deal, FrozenMap, HandResult, parse_variant
 from .errors import DealError
 from .position import Position
 from .rules import DEFAULT_DEAL_RULES, Rules, breaks_spades, trick_winner
@@ -84,7 +87,9 @@ class Knowledge:
 
     ``hand``: the 13 cards the player was dealt. ``dummy_seen``: the dummy
     cards the player has seen (in the play from the opening lead on: the
-    whole dummy). ``bids``: in the auction the bids made before the
+    whole dummy). ``face_up``: the dummy cards turned face up for everyone
+    in the auction (flip-N; every bidder saw them; 0 in other variants),
+    kept in the play. ``bids``: in the auction the bids made before the
     player's turn, in bidding order; in the play all three. ``variant``:
     the variant's label; ``bidding``: its bidding rules. ``standing``: the
     player's running score and bags, if known; ``scores``: every player's.
@@ -104,6 +109,7 @@ class Knowledge:
     bidding: str = STANDARD
     played: Tuple[int, ...] = ()
     scores: Optional[FrozenMap[str, Standing]] = None
+    face_up: int = 0
 
     def __post_init__(self) -> None:
         players = cast(Tuple[str, str, str], tuple(self.players))  # Auction checks there are three
@@ -130,6 +136,11 @@ class Knowledge:
         if popcount(self.dummy_seen) > TRICKS_PER_HAND:
             raise KnowledgeError(f"{popcount(self.dummy_seen)} dummy cards seen",
                                  field="variant.seen", expected="at most 13")
+        if self.face_up & ~self.dummy_seen or (self.face_up and
+                                               not parse_variant(self.variant)[0].startswith("flip")):
+            raise KnowledgeError(f"{format_cards(self.face_up)} face up", field="variant.seen",
+                                 expected="dummy cards the player has seen, face up only under "
+                                          "flip-N")
         if self.played:
             if not auction.is_complete:
                 raise KnowledgeError("cards were played but the auction is not complete",
@@ -233,7 +244,8 @@ class Knowledge:
         standing = deal.scores[player] if deal.scores is not None else None
         return cls(player, deal.players, deal.dealer, deal.hands[player],
                    seen or deal.variant.known_to(player), bids, deal.variant.label, standing,
-                   rules or deal.rules, deal.variant.bidding, played, deal.scores)
+                   rules or deal.rules, deal.variant.bidding, played, deal.scores,
+                   deal.variant.face_up)
 
     # ---------------------------------------------------------- the auction
     @property

@@ -222,6 +222,21 @@ def test_before_the_opening_lead_the_unseen_dummy_cards_are_dealt_as_hidden_card
     assert "dummy" not in qa.space.names and qa.visible[2] == after.board().hands[2]
 
 
+def test_the_cards_face_up_in_the_auction_weigh_the_layouts_after_the_lead():
+    """Under flip-N every bidder saw the cards turned face up; after the
+    opening lead the chooser still knows it (the knowledge holds it), and
+    each bidder's chance is the model's with those cards seen."""
+    deal = later("flip-2", 1)
+    q = question(deal)
+    assert q.knowledge.face_up == deal.variant.face_up != 0
+    layout = q.space.sample(sd.layout_rng(1, 0))
+    chances = sd.bid_chances(q, layout, 1, 0)
+    for b, chance in zip(q.bidders, chances):
+        view = model.View(q.original(layout, b.seat), deal.variant.face_up, b.position,
+                          b.earlier)
+        assert chance == model.call_chance(b.bid, view)
+
+
 def test_voids_shown_by_the_play():
     q = question(bundled("mid-play"))           # Alice ruffed a diamond with the ace of spades
     assert q.space.counts[q.space.names.index("Alice")][2] == 0

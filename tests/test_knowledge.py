@@ -94,6 +94,26 @@ def test_the_dummy_is_seen_after_the_opening_lead():
     assert after.dummy_seen == deal.dummy and after.known(DUMMY) == deal.dummy
 
 
+def test_who_saw_which_dummy_cards_stays_known_in_the_play():
+    """Under flip-N every bidder saw the cards turned face up, before the
+    opening lead and after it; a peek is private (no card face up)."""
+    deal = load_deal(HANDS / "flip-2.yaml")
+    board = deal.board()
+    assert Knowledge.from_board(board, "Carol").face_up == deal.variant.face_up != 0
+    board.push(board.legal_moves()[0])
+    for player in deal.players:
+        assert Knowledge.from_board(board, player).face_up == deal.variant.face_up
+    assert Knowledge.from_deal(deal, "Alice").face_up == deal.variant.face_up
+    peeky = load_deal(HANDS / "three-peeky.yaml")
+    assert Knowledge.from_board(peeky.board(), "Alice").face_up == 0
+    k = Knowledge.from_board(deal.board(), "Carol")
+    with pytest.raises(KnowledgeError, match="face up"):
+        replace(k, face_up=k.face_up | (deal.dummy & ~k.dummy_seen))   # a card not seen
+    with pytest.raises(KnowledgeError, match="face up"):
+        replace(Knowledge.from_board(peeky.board(), "Alice"),
+                face_up=peeky.variant.known_to("Alice"))               # a private peek
+
+
 def test_a_spade_led_unbroken_shows_a_hand_of_spades():
     hands = {"Alice": "AKQJT98765432...", "Bob": ".AKQJT98765432..",
              "Carol": "..AKQJT98765432.", "dummy": "...AKQJT98765432"}

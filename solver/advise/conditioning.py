@@ -65,7 +65,7 @@ def bid_chances(question: Question, layout: Layout, seed: int, index: int) -> Li
     dummy = q.original(layout, DUMMY_SEAT)
     out = []
     for b in q.bidders:
-        seen = drawn_peeks(q.variant, q.face_up, dummy,
+        seen = drawn_peeks(q.variant, q.knowledge.face_up, dummy,
                            f"dummy-spades advise peeks {int(seed)} {int(index)} {b.bid.player}")
         view = model.View(q.original(layout, b.seat), seen, b.position, b.earlier)
         out.append(model.call_chance(b.bid, view))

@@ -85,8 +85,7 @@ class Question:
     by ``space``, whose names are those hands' names); ``nils``: the nil bets
     that count; ``goals``: the goals reported; ``bidders``: the other players'
     bids, for the conditioning; ``variant``: the dummy-visibility variant's
-    name; ``bidding``: the bidding rules; ``face_up``: the dummy cards face up
-    during the auction (flip-N); ``groups``: the legal cards in groups of
+    name; ``bidding``: the bidding rules; ``groups``: the legal cards in groups of
     equivalent cards (the same in every layout: the cards still in play are
     known to everyone); ``knowledge``: what the player knows, whence all of it.
     """
@@ -107,7 +106,6 @@ class Question:
     bidders: Tuple[Bidder, ...]
     variant: str
     bidding: str
-    face_up: int
     groups: Tuple[Tuple[int, ...], ...]
     knowledge: Knowledge
 
@@ -175,13 +173,12 @@ def question_of(deal: Deal, player: Optional[str] = None) -> Question:
         whose = f"the dummy's card ({chooser} declares)" if seat == DUMMY_SEAT else "the next card"
         raise AdviseError(f"{player} is not to play: {chooser} chooses {whose}",
                           field="player", expected=f"{chooser} (or no --player)")
-    return question(Knowledge.from_board(board, chooser), deal.variant.face_up)
+    return question(Knowledge.from_board(board, chooser))
 
 
-def question(knowledge: Knowledge, face_up: int = 0) -> Question:
+def question(knowledge: Knowledge) -> Question:
     """The question of the player of ``knowledge`` (a view of the play), who
-    must choose the next card. ``face_up``: the dummy cards face up during
-    the auction (flip-N; everyone saw them), for the other bidders' views."""
+    must choose the next card."""
     k = knowledge
     if not k.in_play or k.is_over or k.chooser != k.player:
         raise AdviseError(f"{k.player} does not choose the next card", field="player",
@@ -222,7 +219,7 @@ def question(knowledge: Knowledge, face_up: int = 0) -> Question:
         k.spades_broken, k.breaking, (won[0], won[1], won[2], won[3]),
         (played[0], played[1], played[2], played[3]),
         (visible[0], visible[1], visible[2], visible[3]), space, k.nils, tuple(goals), bidders,
-        parse_variant(k.variant)[0], k.bidding, face_up, _groups(k, seat), k)
+        parse_variant(k.variant)[0], k.bidding, _groups(k, seat), k)
 
 
 def _groups(k: Knowledge, seat: int) -> Tuple[Tuple[int, ...], ...]:

@@ -169,7 +169,7 @@ def plan(deal: Deal, cards: Sequence[CardJudgement], *, samples: int = DEFAULT_S
     for c in cards:
         if c.choices > 1:
             knowledge = Knowledge.from_board(board.copy(), c.player)
-            solvings.append(Solving(question(knowledge, deal.variant.face_up), samples, seed,
+            solvings.append(Solving(question(knowledge), samples, seed,
                                     sampling, exact_limit))
             judged.append(c)
         board.push(c.card)
