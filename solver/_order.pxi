@@ -409,6 +409,13 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
             safe = 1
         if pos == 3:
             safe = 1
+        if pw and wc // 13 == ls and my_top > wc and not later_ruff and \
+                lat & ((DS_ONE << (my_top - 13 * ls + 1)) - (DS_ONE << (wc - 13 * ls + 1))) == 0:
+            # partner wins with a card of the suit led and no opponent
+            # still to play holds a card between it and ours: overtaking
+            # gains nothing (an opponent's card that beats partner's beats
+            # ours too)
+            safe = 1
         if not _beats(my_top, wc) or (pw and safe):
             for i in range(n):
                 mv[i].score = 100 + 13 * ls - mv[i].card
