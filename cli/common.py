@@ -206,6 +206,22 @@ def progress_bar(total: int, label: str, enabled: bool = True) -> Iterator[Calla
 
 
 @contextlib.contextmanager
+def progress_counter(label: str, enabled: bool = True) -> Iterator[Callable[[int, int], None]]:
+    """:func:`progress_bar` for work whose total grows as it goes: yields
+    ``update(done, total)``."""
+    if not enabled or not err_console.is_terminal:
+        yield lambda done, total: None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn)
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+@contextlib.contextmanager
 def live_view(enabled: bool, render: Callable[[R], "RenderableType"]
               ) -> Iterator[Optional[Callable[[R], None]]]:
     """With ``enabled`` and stdout a terminal, a Rich Live view on stdout,

@@ -28,10 +28,11 @@ from dummy_spades.solver.review import CardJudgement, CutThroatNote, HandReview,
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
-from .common import console, emit_json, handle_errors, load_for_analysis, progress_bar, signed
+from .common import (console, emit_json, handle_errors, load_for_analysis, progress_counter,
+                     signed)
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
                       Sampling, Seed, TtMb, exact_limit_option, json_option, samples_option,
-                      sampling_option, where)
+                      sampling_option, time_limit_option, where)
 from .render import (add_columns, breaking_text, card_names, card_text, cards_text, display_order,
                      player_json)
 
@@ -76,20 +77,25 @@ def _single_dummy_card_json(j: Optional[sdr.SingleDummyJudgement]) -> Optional[D
     if j is None:
         return None
     a = j.advice
-    return {"verdict": j.verdict, "tricks_loss": _estimate_json(j.tricks_loss),
+    return {"verdict": j.verdict, "settled": j.settled,
+            "tricks_loss": _estimate_json(j.tricks_loss),
             "score_loss": _estimate_json(j.score_loss),
             "best": card_names(display_order(j.best.cards)),
             "single_dummy_best": j.single_dummy_best,
             "played": {"tricks": _estimate_json(j.played.tricks),
                        "score": _estimate_json(j.played.score)},
-            "method": a.method, "samples": a.samples, "layouts": a.layouts,
-            "consistent_layouts": a.consistent,
-            "effective_samples": round(a.effective_samples, 1)}
+            "method": a.method, "samples": a.samples, "stopped_by": a.stopped_by,
+            "layouts": a.layouts, "consistent_layouts": a.consistent,
+            "effective_samples": round(a.effective_samples, 1), "nodes": a.nodes}
 
 
 def single_dummy_json(s: sdr.SingleDummyReview) -> Dict[str, object]:
-    return {"samples": s.samples, "seed": s.seed, "sampling": s.sampling,
-            "exact_limit": s.exact_limit, "cards_judged": len(s.judgements),
+    return {"samples": s.samples, "first_samples": s.first, "node_budget": s.node_budget,
+            "nodes": s.nodes, "rounds": s.rounds, "time_limit": s.time_limit,
+            "timed_out": s.timed_out, "min_loss": sdr.MIN_LOSS, "seed": s.seed,
+            "sampling": s.sampling, "exact_limit": s.exact_limit,
+            "cards_judged": len(s.judgements), "unsettled": s.unsettled,
+            "unjudged": list(s.unjudged),
             "players": [{"player": p.player, "cards": p.cards,
                          "tricks_loss": _estimate_json(p.tricks_loss),
                          "score_loss": _estimate_json(p.score_loss),
@@ -165,23 +171,27 @@ def _loss(e: Estimate, digits: int = 1, gap: str = " ") -> str:
     return f"{e.value:.{digits}f}{se}"
 
 
-def _single_cell(j: Optional[sdr.SingleDummyJudgement]) -> Text:
-    """``unlucky 2.9±3.0 ♦K``: the verdict, the points lost to the
-    single-dummy best card, and that card."""
+def _single_cell(j: Optional[sdr.SingleDummyJudgement], unjudged: bool = False) -> Text:
+    """``unlucky? 2.9±3.0 ♦K n=400``: the verdict (``?``: two standard
+    errors could still move it), the points lost to the single-dummy best
+    card and that card, and the layouts it rests on (``exact``: all)."""
     if j is None:
-        return Text("")
-    text = Text(j.verdict, style=VERDICT_STYLES[j.verdict])
+        return Text("not reached (time limit)", style="dim") if unjudged else Text("")
+    text = Text(j.verdict + ("" if j.settled else "?"), style=VERDICT_STYLES[j.verdict])
     if j.played is not j.best:
         text.append(f" {_loss(j.score_loss, gap='')} ", style="dim")
         text.append_text(cards_text(display_order(j.best.cards)))
+    a = j.advice
+    text.append(" exact" if a.method == sd.EXACT else f" n={a.samples}", style="dim")
     return text
 
 
 def render_cards(r: HandReview, single: Optional[sdr.SingleDummyReview] = None) -> Table:
     t = Table(title="Every card: the declarer side's double-dummy tricks before and after it"
-                    + ("; single dummy: the verdict, the chooser's expected points lost to "
-                       "the single-dummy best card (± one standard error), that card"
-                       if single else ""),
+                    + ("; single dummy: the verdict (? when two standard errors could still "
+                       "change it), the chooser's expected points lost to the single-dummy best "
+                       "card (± one standard error), that card, and the layouts solved (n, or "
+                       "exact: every one)" if single else ""),
               title_justify="left", show_edge=False, pad_edge=False)
     add_columns(t, (("trick", "right"), ("hand", "left"), ("card", "left"),
                     ("decl.", "right"), ("", "left"), ("best cards (equivalent cards together)",
@@ -190,7 +200,8 @@ def render_cards(r: HandReview, single: Optional[sdr.SingleDummyReview] = None) 
     for c in r.cards:
         tricks = (f"{c.declarer_before}" if c.declarer_after == c.declarer_before
                   else f"{c.declarer_before}→{c.declarer_after}")
-        extra = (_single_cell(single.judgement_of(c.number)),) if single else ()
+        extra = (_single_cell(single.judgement_of(c.number), c.number in single.unjudged),) \
+            if single else ()
         t.add_row(str(c.trick) if c.number % 4 == 1 or c.number == 1 else "", _who(c),
                   card_text(c.card), Text(tricks, style="bold red" if c.lost else ""),
                   _verdict(c), _best_text(c), *extra,
@@ -200,11 +211,13 @@ def render_cards(r: HandReview, single: Optional[sdr.SingleDummyReview] = None) 
 
 def render_single_dummy(s: sdr.SingleDummyReview) -> Group:
     """The per-player summary of the single-dummy judgements."""
+    limit = "" if s.time_limit is None else f", time limit {s.time_limit:g} s"
     t = Table(title=f"Single dummy, each player's cards that had a choice judged from what they "
-                    f"could see ({s.samples} samples a card, exact when at most "
-                    f"{s.exact_limit:,} layouts; {s.sampling} sampling, seed {s.seed}): "
-                    "expected tricks and points lost to the single-dummy best cards "
-                    "(± one standard error)",
+                    f"could see (each card {s.first} samples, doubled while its verdict is "
+                    f"unsettled, at most {s.samples}, within {s.node_budget:,} search nodes"
+                    f"{limit}; exact when at most {s.exact_limit:,} layouts; {s.sampling} "
+                    f"sampling, seed {s.seed}): expected tricks and points lost to the "
+                    "single-dummy best cards (± one standard error)",
               title_justify="left", show_edge=False, pad_edge=False)
     add_columns(t, (("player", "left"), ("cards", "right"), ("tricks lost", "right"),
                     ("points lost", "right"), ("mistake", "right"), ("unlucky", "right"),
@@ -213,11 +226,18 @@ def render_single_dummy(s: sdr.SingleDummyReview) -> Group:
         t.add_row(Text(p.player, style="bold"), str(p.cards), _loss(p.tricks_loss, 2),
                   _loss(p.score_loss), *(str(p.count(v)) for v in
                                          (sdr.MISTAKE, sdr.UNLUCKY, sdr.LUCKY, sdr.FINE)))
-    legend = Text("mistake: worse single dummy (by more than two standard errors) and it lost "
-                  "double dummy; unlucky: single-dummy best (or within two standard errors) "
-                  "but it lost double dummy; lucky: worse single dummy, no double-dummy loss; "
-                  "fine: neither. " + sd.HONESTY, style="dim italic")
-    return Group(t, legend)
+    spent = Text(f"Search nodes spent: {s.nodes:,} in {_plural(s.rounds, 'round')}; "
+                 f"{_plural(s.unsettled, 'verdict')} unsettled (?)", style="dim")
+    if s.timed_out:
+        spent.append(f"; the time limit stopped the review ({_plural(len(s.unjudged), 'card')} "
+                     "not reached)", style="yellow")
+    legend = Text(
+        f"Clearly worse single dummy: the chooser's expected points lost to the single-dummy "
+        f"best card are more than two standard errors and at least {sdr.MIN_LOSS:g} (a bag). "
+        "mistake: clearly worse and it lost double dummy; unlucky: not clearly worse but it "
+        "lost double dummy; lucky: clearly worse, no double-dummy loss; fine: neither. "
+        + sd.HONESTY, style="dim italic")
+    return Group(t, spent, legend)
 
 
 def render_given_away(r: HandReview) -> Table:
@@ -341,9 +361,19 @@ def review_command(
              "could see then (as `advise`): the expected tricks and points lost to the "
              "single-dummy best card, and a verdict (mistake, unlucky, lucky, fine).")] = False,
     samples: Annotated[int, samples_option(
-        f"With --single-dummy: layouts sampled per card (default "
-        f"{sdr.DEFAULT_SAMPLES}: a whole hand in about a minute on two cores).")]
-    = sdr.DEFAULT_SAMPLES,
+        f"With --single-dummy: layouts sampled per card at most (default "
+        f"{sdr.DEFAULT_SAMPLES}); each card starts with {sdr.FIRST_SAMPLES} and doubles them "
+        "while its verdict is unsettled.")] = sdr.DEFAULT_SAMPLES,
+    node_budget: Annotated[int, typer.Option(
+        "--node-budget", metavar="NODES", min=0,
+        help=f"With --single-dummy: search nodes to spend in all (default "
+             f"{sdr.DEFAULT_NODE_BUDGET:,}: a whole hand in about a minute on two cores); the "
+             "first samples of every card are solved whatever they cost. The answers depend "
+             "on it, not on the machine.")] = sdr.DEFAULT_NODE_BUDGET,
+    time_limit: Annotated[Optional[float], time_limit_option(
+        "With --single-dummy: stop after about this many seconds with the layouts solved by "
+        "then (each card keeps its first ones; the answers then depend on the machine).")]
+    = sdr.DEFAULT_TIME_LIMIT,
     seed: Seed = sd.DEFAULT_SEED,
     sampling: Annotated[Sampling, sampling_option(
         "With --single-dummy: conditioned (the bids weight the layouts, as `advise`) or "
@@ -364,10 +394,12 @@ def review_command(
     single = None
     if single_dummy:
         planned = sdr.plan(deal, result.cards, samples=samples, seed=seed,
-                           sampling=sampling.value, exact_limit=exact_limit)
-        with runs_on.start() as runner, progress_bar(planned.total, "single dummy") as advance:
-            single = sdr.single_dummy_review(planned, executor=runner, progress=advance,
-                                             tt_mb=limits.LAYOUT_TT_MB if tt_mb is None else tt_mb)
+                           sampling=sampling.value, exact_limit=exact_limit,
+                           node_budget=node_budget)
+        with runs_on.start() as runner, progress_counter("single dummy") as update:
+            single = sdr.single_dummy_review(planned, executor=runner, progress=update,
+                                             tt_mb=limits.LAYOUT_TT_MB if tt_mb is None else tt_mb,
+                                             time_limit=time_limit)
     if json_out:
         emit_json(review_json(result, str(file), single))
     else:

@@ -11,19 +11,42 @@ with it, weighted by the bids. Beside the double-dummy judgement of
 * its **single-dummy loss**: the expected tricks and the chooser's
   expected score of the single-dummy best card minus those of the card
   played, paired over the same layouts, ± one standard error;
-* a **verdict**: ``unlucky`` (the card was single-dummy best, or within two
-  standard errors of it, but lost double dummy), ``lucky`` (clearly worse
-  single dummy, more than two standard errors, but no double-dummy loss),
-  ``mistake`` (bad both ways) or ``fine``.
+* a **verdict**: the card is *clearly worse* single dummy when its loss
+  in points is more than two standard errors and at least
+  :data:`MIN_LOSS` (a point, the value of one bag); ``unlucky`` (not
+  clearly worse, but it lost double dummy), ``lucky`` (clearly worse, no
+  double-dummy loss), ``mistake`` (bad both ways) or ``fine``.
 
-The layouts of every judged card go to one executor in one stream (the
-workers keep their solver from card to card); each card's layouts are
-exact late in the hand (``exact_limit``) and sampled before.
+**Allotting the samples** (:func:`single_dummy_review`), in rounds: late
+in the hand a card's layouts are exact (``exact_limit``), all solved in
+the first round. Before that, a card first gets ``first`` samples; then,
+round after round, each card whose verdict is not yet *settled* doubles
+its samples, up to ``samples`` a card, the cheapest cards first (by their
+search nodes per layout so far), as far as the search nodes spent in all
+are expected to stay within ``node_budget``; the review stops at the
+layout whose answer brings them to the budget (the first round is solved
+whatever it costs). A sampled verdict is settled, from
+:data:`MIN_SETTLED` samples on, when two standard errors cannot move it
+across :data:`MIN_LOSS`: the loss less two standard errors is at least
+:data:`MIN_LOSS` (clearly worse), or every other card's paired gain over
+the card played, plus two standard errors, is below it (not clearly
+worse). The standard errors are those of the layouts taken; since the
+stopping looks at them, the two-standard-error test is approximate, which
+is why a verdict needs :data:`MIN_SETTLED` samples to settle. Every
+decision depends on the answers only (a layout's search nodes too: each
+layout starts from an empty table of the same size), so the review is a
+function of the seed whatever runs the solves. A ``time_limit`` stops it
+where it is (each card keeps the layouts solved in its order of draws, so
+its figures are those of its first layouts; a card not reached is not
+judged). A round's layouts go to one executor in one stream, taking the
+cards in turn (the workers keep their solver from card to card).
 """
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import run
@@ -37,15 +60,32 @@ from ..knowledge import Knowledge
 from ..review import CardJudgement
 from .answers import LayoutAnswers, solve_layout
 from .layouts import Layout
-from .question import Question, question
-from .simulate import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Solving
-from .summary import Advice, CardFigures, within
+from .question import AdviseError, Question, question
+from .simulate import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Solving, check_samples
+from .summary import CLOSE_SE, EXACT, Advice, CardFigures, chooser_scores, estimate
 
 UNLUCKY, LUCKY, MISTAKE, FINE = "unlucky", "lucky", "mistake", "fine"
 VERDICTS = (UNLUCKY, LUCKY, MISTAKE, FINE)
-#: samples per judged card by default: a whole hand in about a minute on
-#: two cores (docs/REVIEW.md "Single dummy" has the measurements)
+#: the smallest expected loss (points) that makes a card clearly worse: one
+#: point, the value of a bag, the smallest step of the score
+MIN_LOSS = 1.0
+#: samples a judged card gets at most by default
 DEFAULT_SAMPLES = 2000
+#: samples every sampled card gets in the first round
+FIRST_SAMPLES = 25
+#: a sampled verdict can be settled from this many samples on (fewer
+#: layouts can miss a difference that shows in one layout in twenty)
+MIN_SETTLED = 100
+#: the search nodes a review spends in all by default (the first round is
+#: solved whatever it costs): a whole hand in about a minute on two cores
+#: or less (docs/REVIEW.md "Speed" has the measurements)
+DEFAULT_NODE_BUDGET = 750_000_000
+#: the wall-clock limit of a review by default (seconds; None: none)
+DEFAULT_TIME_LIMIT: Optional[float] = None
+#: a later round gives a card fewer samples than this only to finish it
+MIN_BATCH = 20
+#: why a card's sampling ended (``stopped_by``)
+SETTLED, BUDGET = "settled", "budget"
 
 
 def negated(e: Estimate) -> Estimate:
@@ -61,17 +101,42 @@ def total(estimates: Sequence[Estimate]) -> Estimate:
     return Estimate(sum(e.value for e in estimates), se, len(estimates))
 
 
+def clearly_worse(loss: Estimate) -> bool:
+    """A loss (points, paired, ± SE) more than :data:`CLOSE_SE` standard
+    errors and at least :data:`MIN_LOSS`: clearly worse. Exact (SE 0): at
+    least :data:`MIN_LOSS`. A single layout (no SE) tells nothing."""
+    if math.isnan(loss.se):
+        return False
+    return loss.value >= MIN_LOSS and loss.value > CLOSE_SE * loss.se
+
+
+def settled(loss: Estimate, gains: Sequence[Estimate], exact: bool = False) -> bool:
+    """Can two standard errors not move the verdict across :data:`MIN_LOSS`?
+    ``loss``: against the best card; ``gains``: every other card's paired
+    gain over the card played, each over at least :data:`MIN_SETTLED`
+    layouts. Exact figures are settled."""
+    if exact:
+        return True
+    if loss.n < MIN_SETTLED or math.isnan(loss.se) or any(math.isnan(g.se) for g in gains):
+        return False
+    return loss.value - CLOSE_SE * loss.se >= MIN_LOSS or \
+        all(g.value + CLOSE_SE * g.se < MIN_LOSS for g in gains)
+
+
 @dataclass(frozen=True)
 class SingleDummyJudgement:
     """One card that had a choice, judged from its chooser's view.
 
     ``card``: the double-dummy judgement (:class:`solver.review.CardJudgement`);
     ``advice``: what ``advise`` said at that point; ``played``: the figures
-    of the played card's group there."""
+    of the played card's group there; ``gains``: each other group's expected
+    score for the chooser minus the played card's, paired (``advice.cards``
+    order)."""
 
     card: CardJudgement
     advice: Advice
     played: CardFigures
+    gains: Tuple[Estimate, ...] = ()
 
     @property
     def best(self) -> CardFigures:
@@ -89,8 +154,15 @@ class SingleDummyJudgement:
 
     @property
     def single_dummy_best(self) -> bool:
-        """The played card is the single-dummy best, or within two standard errors of it."""
-        return self.played is self.best or within(self.played)
+        """The played card is not clearly worse than the single-dummy best
+        (it is the best, within two standard errors of it, or less than
+        :data:`MIN_LOSS` worse)."""
+        return not clearly_worse(self.score_loss)
+
+    @property
+    def settled(self) -> bool:
+        """Two standard errors cannot move the verdict (exact: always)."""
+        return settled(self.score_loss, self.gains, self.advice.method == EXACT)
 
     @property
     def verdict(self) -> str:
@@ -119,16 +191,33 @@ class PlayerLoss:
 
 @dataclass(frozen=True)
 class SingleDummyReview:
+    """Every judged card, the players' sums, and how the samples were
+    allotted: ``samples`` a card at most, ``first`` in the first round,
+    ``node_budget`` and ``nodes`` (spent), ``rounds``, ``time_limit`` and
+    whether it stopped the review (``timed_out``)."""
+
     judgements: Tuple[SingleDummyJudgement, ...]
     players: Tuple[PlayerLoss, ...]
     samples: int
     seed: int
     sampling: str
     exact_limit: int
+    first: int = FIRST_SAMPLES
+    node_budget: int = DEFAULT_NODE_BUDGET
+    nodes: int = 0
+    rounds: int = 0
+    time_limit: Optional[float] = None
+    timed_out: bool = False
+    unjudged: Tuple[int, ...] = ()   # the numbers of cards with a choice the time left unjudged
 
     def judgement_of(self, number: int) -> Optional[SingleDummyJudgement]:
         """The judgement of the ``number``-th card played (None: no choice)."""
         return next((j for j in self.judgements if j.card.number == number), None)
+
+    @property
+    def unsettled(self) -> int:
+        """Judged cards whose verdict two standard errors could still move."""
+        return sum(1 for j in self.judgements if not j.settled)
 
 
 def _solve_at(solver: Solver, questions: Tuple[Question, ...],
@@ -138,10 +227,18 @@ def _solve_at(solver: Solver, questions: Tuple[Question, ...],
     return solve_layout(solver, questions[which], inner)
 
 
+def check_node_budget(budget: int) -> int:
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
+        raise AdviseError(f"node budget {budget!r}", field="node_budget",
+                          expected="a whole number of search nodes, 0 or more")
+    return budget
+
+
 @dataclass
 class Plan:
     """The judged cards (those with a choice) and, for each, the layouts to
-    solve at that point (:class:`~.simulate.Solving`)."""
+    solve at that point (:class:`~.simulate.Solving`), with the allotment
+    of samples (module docstring)."""
 
     deal: Deal
     cards: List[CardJudgement]
@@ -150,63 +247,164 @@ class Plan:
     seed: int
     sampling: str
     exact_limit: int
+    first: int = FIRST_SAMPLES
+    node_budget: int = DEFAULT_NODE_BUDGET
+    streams: List[Iterator[Tuple[int, Layout]]] = field(default_factory=list)
+    nodes: List[int] = field(default_factory=list)       # spent on each card
+    why: Dict[int, str] = field(default_factory=dict)    # cards whose sampling has ended
 
-    @property
-    def total(self) -> int:
-        """Layouts to solve in all."""
-        return sum(s.requested for s in self.solvings)
+    def __post_init__(self) -> None:
+        self.streams = [s.items() for s in self.solvings]
+        self.nodes = [0] * len(self.solvings)
+
+    def judgement(self, which: int) -> SingleDummyJudgement:
+        """The judgement of card ``which`` from its answers so far."""
+        c, s = self.cards[which], self.solvings[which]
+        advice = s.advice(self.why.get(which))
+        played = next(g for g in advice.cards if c.card in g.cards)
+        return SingleDummyJudgement(c, advice, played, self._gains(which, advice, played))
+
+    def _gains(self, which: int, advice: Advice, played: CardFigures) -> Tuple[Estimate, ...]:
+        s = self.solvings[which]
+        groups = s.question.groups
+        mine = chooser_scores(s.scorer, s.answers, groups.index(played.cards))
+        weights = s.weights()
+        return tuple(
+            estimate([a - b for a, b in zip(chooser_scores(s.scorer, s.answers,
+                                                           groups.index(c.cards)), mine)],
+                     weights, s.complete)
+            for c in advice.cards if c is not played)
+
+    def first_round(self) -> List[Tuple[int, int]]:
+        """``(card, samples)``: every exact card's layouts, ``first`` samples of the others."""
+        return [(i, s.requested if s.exact else min(self.first, s.requested))
+                for i, s in enumerate(self.solvings)]
+
+    def items(self, batch: Sequence[Tuple[int, int]]) -> List[Tuple[int, Tuple[int, Layout]]]:
+        """The layouts of ``batch`` (``(card, samples)``), drawn in each
+        card's order, the cards taken in turn (so that a time limit leaves
+        each card its first layouts)."""
+        drawn = [[(which, item) for item in itertools.islice(self.streams[which], count)]
+                 for which, count in batch]
+        return [item for layer in itertools.zip_longest(*drawn) for item in layer
+                if item is not None]
+
+    def next_round(self, spent: int) -> List[Tuple[int, int]]:
+        """``(card, samples)`` of the next round: each card whose verdict is
+        not settled doubles its samples (up to ``samples``), cheapest first,
+        within the node budget (``spent``: the nodes of the rounds so far).
+        A card left out has its sampling ended (``why``)."""
+        candidates = []
+        for i, s in enumerate(self.solvings):
+            n = len(s.answers)
+            if i in self.why or s.exact or s.done or n == 0 or \
+                    (s.draws is not None and s.draws.capped):
+                continue
+            if self.judgement(i).settled:
+                self.why[i] = SETTLED
+                continue
+            more = min(n, s.requested - n)
+            per_layout = self.nodes[i] / n
+            candidates.append((more * per_layout, i, more, per_layout))
+        left = float(self.node_budget - spent)
+        out = []
+        for cost, i, more, per_layout in sorted(candidates):
+            if cost > left:
+                more = int(left // per_layout) if per_layout > 0 else more
+                if more < MIN_BATCH:
+                    self.why[i] = BUDGET
+                    continue
+                cost = more * per_layout
+            out.append((i, more))
+            left -= cost
+        return out
+
+    def end(self, why: Optional[str] = None) -> None:
+        """Sampling stops here: each card still sampling is settled, or was
+        stopped by ``why`` (:data:`BUDGET`; None: the time limit)."""
+        for i, s in enumerate(self.solvings):
+            if i in self.why or s.exact or s.done or not s.answers:
+                continue
+            if self.judgement(i).settled:
+                self.why[i] = SETTLED
+            elif why is not None:
+                self.why[i] = why
 
 
 def plan(deal: Deal, cards: Sequence[CardJudgement], *, samples: int = DEFAULT_SAMPLES,
          seed: int = DEFAULT_SEED, sampling: str = CONDITIONED,
-         exact_limit: int = DEFAULT_EXACT_LIMIT) -> Plan:
+         exact_limit: int = DEFAULT_EXACT_LIMIT, first: int = FIRST_SAMPLES,
+         node_budget: int = DEFAULT_NODE_BUDGET) -> Plan:
     """The single-dummy questions of every card of ``cards`` (``deal``'s
     played cards, judged double dummy by :func:`solver.review.review`) that
     had a choice, each from its chooser's knowledge at that point."""
+    check_samples(first)
+    check_node_budget(node_budget)
     board = deal.opening_board()
     solvings: List[Solving] = []
     judged: List[CardJudgement] = []
     for c in cards:
         if c.choices > 1:
             knowledge = Knowledge.from_board(board.copy(), c.player)
-            solvings.append(Solving(question(knowledge), samples, seed,
-                                    sampling, exact_limit))
+            solvings.append(Solving(question(knowledge), samples, seed, sampling, exact_limit))
             judged.append(c)
         board.push(c.card)
-    return Plan(deal, judged, solvings, samples, seed, sampling, exact_limit)
+    return Plan(deal, judged, solvings, samples, seed, sampling, exact_limit, first, node_budget)
 
 
 def single_dummy_review(plan: Plan, *, executor: Optional[run.Executor] = None,
                         solver: Optional[Solver] = None, tt_mb: float = LAYOUT_TT_MB,
-                        progress: Optional[Callable[[], None]] = None) -> SingleDummyReview:
-    """Solve every layout of ``plan`` through one executor (default: this
-    process, with ``solver`` if given) and judge each card; ``progress()``
-    is called after each layout."""
-    solvings = plan.solvings
-    questions = tuple(s.question for s in solvings)
-
-    def items() -> Iterator[Tuple[int, Tuple[int, Layout]]]:
-        for which, s in enumerate(solvings):
-            for item in s.items():
-                yield which, item
-
+                        progress: Optional[Callable[[int, int], None]] = None,
+                        time_limit: Optional[float] = None) -> SingleDummyReview:
+    """Solve the layouts of ``plan`` round after round (module docstring)
+    through one executor (default: this process, with ``solver`` if given)
+    and judge each card. ``progress(done, planned)`` is called after each
+    layout (the layouts planned grow round by round); ``time_limit``
+    (seconds) stops the review where it is once passed."""
+    if time_limit is not None and not (time_limit >= 0 and math.isfinite(time_limit)):
+        raise AdviseError(f"{time_limit!r} seconds", field="time_limit",
+                          expected="a number of seconds, 0 or more")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    questions = tuple(s.question for s in plan.solvings)
     runner: run.Executor = executor if executor is not None else run.Inline(solver)
     work = run.Work(_solve_at, questions, make_solver, (tt_mb,))
-    results = runner.map(work, items(), total=plan.total)
-    try:
-        for (which, _), answer in results:
-            solvings[which].add(answer)
-            if progress is not None:
-                progress()
-    finally:
-        results.close()
-    out = []
-    for c, s in zip(plan.cards, solvings):
-        advice = s.advice()
-        played = next(g for g in advice.cards if c.card in g.cards)
-        out.append(SingleDummyJudgement(c, advice, played))
-    return SingleDummyReview(tuple(out), player_losses(plan.deal.players, out), plan.samples,
-                             plan.seed, plan.sampling, plan.exact_limit)
+    batch = plan.first_round()
+    spent = done = planned = rounds = 0
+    timed_out = False
+    while batch:
+        items = plan.items(batch)
+        if not items:
+            break
+        planned += len(items)
+        rounds += 1
+        results = runner.map(work, items, total=len(items), deadline=deadline)
+        over = False
+        try:
+            for (which, _), answer in results:
+                plan.solvings[which].add(answer)
+                plan.nodes[which] += answer.nodes
+                spent += answer.nodes
+                done += 1
+                if progress is not None:
+                    progress(done, planned)
+                if rounds > 1 and spent >= plan.node_budget:
+                    over = True     # the answers come in order: the same cut on any executor
+                    break
+        finally:
+            results.close()
+        if deadline is not None and time.monotonic() >= deadline:
+            timed_out = True
+            plan.end()
+            break
+        if over:
+            plan.end(BUDGET)
+            break
+        batch = plan.next_round(spent)
+    out = tuple(plan.judgement(i) for i, s in enumerate(plan.solvings) if s.answers)
+    unjudged = tuple(c.number for c, s in zip(plan.cards, plan.solvings) if not s.answers)
+    return SingleDummyReview(out, player_losses(plan.deal.players, out), plan.samples,
+                             plan.seed, plan.sampling, plan.exact_limit, plan.first,
+                             plan.node_budget, spent, rounds, time_limit, timed_out, unjudged)
 
 
 def player_losses(players: Sequence[str],
@@ -221,6 +419,8 @@ def player_losses(players: Sequence[str],
     return tuple(out)
 
 
-__all__ = ["DEFAULT_SAMPLES", "FINE", "LUCKY", "MISTAKE", "Plan", "PlayerLoss",
-           "SingleDummyJudgement", "SingleDummyReview", "UNLUCKY", "VERDICTS", "negated", "plan",
-           "player_losses", "single_dummy_review", "total"]
+__all__ = ["BUDGET", "DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_TIME_LIMIT", "FINE",
+           "FIRST_SAMPLES", "LUCKY", "MIN_BATCH", "MIN_LOSS", "MIN_SETTLED", "MISTAKE", "Plan",
+           "PlayerLoss", "SETTLED", "SingleDummyJudgement", "SingleDummyReview", "UNLUCKY",
+           "VERDICTS", "check_node_budget", "clearly_worse", "negated", "plan", "player_losses",
+           "settled", "single_dummy_review", "total"]

@@ -22,7 +22,7 @@ from ..bid.sampling import CONDITIONED
 from ..bid.simulate import checkpoints
 from ..deal import Deal
 from .answers import LayoutAnswers, group_values, solve_layout
-from .conditioning import Draws, Weighted, exact_layouts
+from .conditioning import Draws, SamplingReport, Weighted, exact_layouts
 from .layouts import Layout
 from .outcome import Scorer
 from .question import AdviseError, Question, question_of
@@ -147,14 +147,28 @@ class Solving:
             return "layouts" if self.exact else "samples"
         return "draws" if self.draws is not None and self.draws.capped else "time"
 
+    @property
+    def complete(self) -> bool:
+        """Exact mode with every consistent layout solved: the figures are exact."""
+        return self.exact and len(self.answers) == self.requested
+
+    def sampling(self) -> SamplingReport:
+        return self.draws.report() if self.draws is not None else self.report
+
+    def weights(self) -> Optional[List[float]]:
+        """The weights of the layouts answered so far (None: all equal)."""
+        if not self.sampling().conditioned:
+            return None
+        return [w.weight for w in self.taken[:len(self.answers)]]
+
     def advice(self, stopped_by: Optional[str] = None) -> Advice:
         """The advice of the answers so far."""
         q, answers = self.question, self.answers
         taken = self.taken[:len(answers)]
         weighted = [w.weight for w in taken]
-        report = self.draws.report() if self.draws is not None else self.report
+        report = self.sampling()
         weights = weighted if report.conditioned else None
-        complete = self.exact and len(answers) == self.requested
+        complete = self.complete
         return Advice(
             question=q, players=self.scorer.players, method=EXACT if complete else SAMPLED,
             consistent=self.consistent, layouts=len({w.layout for w in taken}),

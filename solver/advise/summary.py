@@ -126,6 +126,20 @@ def within(card: CardFigures) -> bool:
     return d.value + CLOSE_SE * d.se >= 0
 
 
+def group_outcomes(scorer: Scorer, answers: Sequence[LayoutAnswers], group: int) -> List[Outcome]:
+    """The outcome after a card of ``question.groups[group]`` in each layout of ``answers``."""
+    return [scorer.outcome(scorer.declarer_total(a.tricks[group]),
+                           tuple(n[group] for n in a.nils)) for a in answers]
+
+
+def chooser_scores(scorer: Scorer, answers: Sequence[LayoutAnswers],
+                   group: int) -> List[float]:
+    """The chooser's score after a card of ``question.groups[group]`` in each
+    layout of ``answers``."""
+    me = scorer.players.index(scorer.question.player)
+    return [float(o.scores[me]) for o in group_outcomes(scorer, answers, group)]
+
+
 def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAnswers],
                  weights: Optional[Sequence[float]], exact: bool,
                  double_dummy: Optional[Sequence[int]] = None) -> Tuple[CardFigures, ...]:
@@ -140,9 +154,7 @@ def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAns
     scores: List[List[Tuple[int, ...]]] = []
     made: List[List[Tuple[bool, ...]]] = []
     for g in range(len(q.groups)):
-        outcomes: List[Outcome] = [
-            scorer.outcome(scorer.declarer_total(a.tricks[g]), tuple(n[g] for n in a.nils))
-            for a in answers]
+        outcomes = group_outcomes(scorer, answers, g)
         tricks.append([float(won + a.tricks[g]) for a in answers])
         scores.append([o.scores for o in outcomes])
         made.append([o.made for o in outcomes])
@@ -164,4 +176,4 @@ def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAns
 
 
 __all__ = ["Advice", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED", "card_figures",
-           "estimate", "within"]
+           "chooser_scores", "estimate", "group_outcomes", "within"]
