@@ -341,14 +341,14 @@ cdef inline int trump_sure_tricks(const uint64_t* hand, int team, int need, uint
     cdef uint64_t opp = 0, mine
     cdef int q, c, i, d, n, n_opp, longest = 0
     for q in range(4):
-        if not (team >> q) & 1:
-            opp |= hand[q] & DS_SPADES
-    n_opp = ds_pop(opp)
-    for q in range(4):
+        mine = hand[q] & DS_SPADES
         if (team >> q) & 1:
-            n = ds_pop(hand[q] & DS_SPADES)
+            n = ds_pop(mine)
             if n > longest:
                 longest = n
+        else:
+            opp |= mine
+    n_opp = ds_pop(opp)
     rw[0] = 0
     d = longest - n_opp if longest > n_opp else 0
     if d >= need or longest < need:

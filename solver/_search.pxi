@@ -40,23 +40,28 @@ cdef void start_trick(State* st) noexcept nogil:
     st.stale = 15
 
 
-# Per card: four times its suit (where the suit's length sits in a seat's
-# 16 bits of the shape).
-cdef uint8_t SUIT4[52]
-SUIT4[:] = [4 * (c // 13) for c in range(52)]
+# Per seat and card: one in the shape's field of that seat's length of the
+# card's suit (4 bits per seat and suit).
+cdef uint64_t SHAPE_UNIT[4][52]
+for _p in range(4):
+    for _c in range(52):
+        SHAPE_UNIT[_p][_c] = DS_ONE << (16 * _p + 4 * (_c // 13))
+# Per card: the bit of its suit.
+cdef uint8_t SUIT_BIT[52]
+SUIT_BIT[:] = [1 << (c // 13) for c in range(52)]
 
 
 cdef inline void finish_trick(State* st, int winner) noexcept nogil:
     """The four cards of the trick are played (out of the hands): the
     winner leads next; the live cards and the shape follow, and the
     relative holdings of the suits played are out of date."""
-    cdef int k, f
+    cdef int k
     cdef uint64_t alive = st.hand[0] | st.hand[1] | st.hand[2] | st.hand[3]
+    cdef uint64_t played = st.alive & ~alive
     for k in range(4):
-        f = SUIT4[st.tcard[k]]
-        st.stale |= 1 << (f >> 2)
-        st.shape -= DS_ONE << (16 * ((st.tleader + k) & 3) + f)
-    if st.alive & ~alive & DS_SPADES:
+        st.shape -= SHAPE_UNIT[(st.tleader + k) & 3][st.tcard[k]]
+        st.stale |= SUIT_BIT[st.tcard[k]]
+    if played & DS_SPADES:
         st.broken = 1
     st.tleader = winner
     st.tlen = 0
