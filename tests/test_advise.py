@@ -155,6 +155,28 @@ def test_a_space_that_does_not_add_up_is_refused():
         LayoutSpace(("A", "B"), parse_hand("AK..."), (1, 1), fixed=(parse_hand("A..."), 0))
 
 
+def test_nothing_hidden_is_one_empty_layout():
+    space = LayoutSpace((), 0, ())
+    assert space.count() == 1 and list(space.layouts()) == [()]
+    assert space.sample(random.Random(1)) == () and space.contains(())
+    with pytest.raises(sd.LayoutError):
+        LayoutSpace((), parse_hand("A..."), ())
+
+
+#: the worked example 50 cards in: Alice, to play, has seen every card left
+PINNED = ("C2 C8 CJ CA HJ HQ H7 H2 HA H6 H5 H8 H4 H3 HK SK SJ SA SQ S6 D2 DT DQ DA S7 H9 S5 S8 "
+          "S9 S4 HT S3 ST DK D8 S2 D4 DJ C3 D9 D5 C9 D3 D6 D7 CQ CT C7 C4 C6").split()
+
+
+def test_a_chooser_who_has_seen_every_card_left_is_advised_exactly():
+    deal = bundled("worked-example").with_played(PINNED)
+    q = question(deal)
+    assert q.player == "Alice" and q.knowledge.unknown == 0 and q.space.names == ()
+    a = sd.advise(deal, solver=engine())
+    assert a.method == sd.EXACT and a.consistent == a.layouts == a.samples == 1
+    assert [c.tricks.value for c in a.cards] == [float(c.double_dummy) for c in a.cards]
+
+
 # ------------------------------------------------------------ what the chooser knows
 def independent_voids(deal: Deal) -> Dict[str, int]:
     """Suits each hand is shown void in, by replaying the played cards."""

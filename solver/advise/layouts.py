@@ -6,7 +6,8 @@ each hidden hand receives a given number of the unseen cards (``sizes``),
 keeps the cards already known to be in it (``fixed``: the dummy cards seen
 before the opening lead), and may hold a known number of a suit among the
 cards it receives (``counts``: 0 for a void the play has shown; under
-mirror, the spades its bid shows).
+mirror, the spades its bid shows). With no hidden hand (the player has
+seen every card left) the one layout is the empty one.
 
 Counting, drawing and listing go suit by suit. A *split* of a suit says how
 many of its unseen cards each hidden hand receives; the layouts with a given
@@ -74,11 +75,12 @@ class LayoutSpace:
         object.__setattr__(self, "fixed", tuple(self.fixed) or (0,) * n)
         object.__setattr__(self, "counts", tuple(tuple(c) for c in self.counts)
                            or ((None,) * len(SUITS),) * n)
-        if not n or len(self.sizes) != n or len(self.fixed) != n or len(self.counts) != n:
+        if (not n and self.pool) or len(self.sizes) != n or len(self.fixed) != n \
+                or len(self.counts) != n:
             raise LayoutError(f"{n} hidden hands with {len(self.sizes)} sizes, "
                               f"{len(self.fixed)} fixed hands, {len(self.counts)} suit counts",
                               expected="one size, fixed hand and suit-count row per hidden hand")
-        if min(self.sizes) < 0 or sum(self.sizes) != popcount(self.pool):
+        if min(self.sizes, default=0) < 0 or sum(self.sizes) != popcount(self.pool):
             raise LayoutError(f"hands receiving {list(self.sizes)} cards of a pool of "
                               f"{popcount(self.pool)}", expected="sizes adding up to the pool")
         seen = self.pool
@@ -102,6 +104,8 @@ class LayoutSpace:
         total = len(self._suits[suit])
         out: List[Split] = []
         hands = len(self.names)
+        if not hands:                   # nothing hidden: the one empty split
+            return [()]
 
         def fill(i: int, left: int, prefix: Tuple[int, ...]) -> None:
             if i == hands - 1:
@@ -198,6 +202,9 @@ class LayoutSpace:
     def _deals(self, suit: int, split: Split) -> Iterator[Tuple[int, ...]]:
         """Every way to deal the suit's unseen cards in the numbers ``split``."""
         def deal(cards: Tuple[int, ...], ks: Split) -> Iterator[Tuple[int, ...]]:
+            if not ks:                  # no hidden hand (and so no unseen card)
+                yield ()
+                return
             if len(ks) == 1:
                 yield (sum(1 << c for c in cards),)
                 return
