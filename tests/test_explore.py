@@ -399,7 +399,7 @@ def test_player_view_hides_what_the_chooser_cannot_see_and_refines_single_dummy(
 
     class Spied(ExplorerApp):
         def on_refined(self, message):      # besides ExplorerApp's (Textual calls both)
-            counts.append(message.refinement.solved)
+            counts.append(message.solved)
 
     path = HANDS / "worked-example.yaml"
     app = Spied(Exploration(load_deal(path), single=SingleDummy(view_samples=8)), path)

@@ -59,11 +59,14 @@ VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
 
 class Refined(Message):
     """New single-dummy figures, the end of a refinement, or (``error``) why
-    it failed: posted from the worker thread, which never waits for the screen."""
+    it failed: posted from the worker thread, which never waits for the screen.
+    ``solved``: the layouts solved when it was posted (the refinement may
+    have gone on by the time the screen reads it)."""
 
     def __init__(self, refinement: Refinement, error: str = "") -> None:
         super().__init__()
         self.refinement = refinement
+        self.solved = refinement.solved
         self.error = error
 
 
