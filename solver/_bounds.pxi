@@ -250,7 +250,7 @@ cdef int nil_must_follow_over(const Search* ctx, uint64_t* rw) noexcept nogil:
     may be any of their players' cards below it)."""
     cdef int leader = ctx.st.tleader
     cdef int nil = ctx.q.nil
-    cdef int ls = ctx.st.tcard[0] // 13
+    cdef int ls = SUIT_OF[ctx.st.tcard[0]]
     cdef int wc = ctx.st.tcard[ctx.st.twin]
     cdef int k, q, low, later = 0
     cdef uint64_t ns
@@ -258,7 +258,7 @@ cdef int nil_must_follow_over(const Search* ctx, uint64_t* rw) noexcept nogil:
         if ((leader + k) & 3) == nil:
             later = 1
     ns = _suit(ctx.st.hand[nil], ls)
-    if not later or ns == 0 or wc // 13 != ls:
+    if not later or ns == 0 or SUIT_OF[wc] != ls:
         return 0
     low = ds_ctz(ns)
     if 13 * ls + low < wc:
@@ -276,7 +276,7 @@ cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* r
     seat mask), whatever the seats still to play do?  (``current_only``:
     only by the card now winning, against every seat still to play.)"""
     cdef int leader = ctx.st.tleader
-    cdef int ls = ctx.st.tcard[0] // 13
+    cdef int ls = SUIT_OF[ctx.st.tcard[0]]
     cdef int wc = ctx.st.tcard[ctx.st.twin]
     cdef int ws = (leader + ctx.st.twin) & 3
     cdef int k, q, alone, opp_ruff = 0, mate_ruff = 0
@@ -300,9 +300,9 @@ cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* r
         # other card of its suit is in the trick or still to come)
         alone = 1
         for k in range(ctx.st.tlen):
-            if k != ctx.st.twin and ctx.st.tcard[k] // 13 == wc // 13:
+            if k != ctx.st.twin and SUIT_OF[ctx.st.tcard[k]] == SUIT_OF[wc]:
                 alone = 0
-        if wc // 13 == ls:
+        if SUIT_OF[wc] == ls:
             if not opp_ruff and (opp_suit == 0 or wc > 13 * ls + ds_hib(opp_suit)):
                 if not (alone and opp_suit == 0):
                     rw[0] = DS_ONE << wc
@@ -311,7 +311,7 @@ cdef int trick_secure(const Search* ctx, int team, int current_only, uint64_t* r
             if not (alone and opp_trumps == 0):
                 rw[0] = DS_ONE << wc
             return 1
-    if current_only or wc // 13 != ls or opp_ruff:
+    if current_only or SUIT_OF[wc] != ls or opp_ruff:
         return 0
     if mate_suit and 13 * ls + ds_hib(mate_suit) > wc and \
             (opp_suit == 0 or ds_hib(mate_suit) > ds_hib(opp_suit)):

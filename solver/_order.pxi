@@ -39,7 +39,7 @@ cdef inline uint64_t cutoff_hash(const Search* ctx, int seat) noexcept nogil:
         if ctx.q.breaking and ctx.st.broken:
             extra |= 4
     else:
-        sm = DS_SUIT << (13 * (ctx.st.tcard[0] // 13))
+        sm = DS_SUIT << (13 * SUIT_OF[ctx.st.tcard[0]])
         if ctx.st.hand[seat] & sm:
             k = ctx.st.alive & sm
         else:
@@ -66,14 +66,14 @@ cdef inline int cutoff_move(const Search* ctx, uint64_t h, int seat) noexcept no
     if c < 0 or not (hand >> c) & 1:
         return -1
     if ctx.st.tlen:
-        sm = DS_SUIT << (13 * (ctx.st.tcard[0] // 13))
+        sm = DS_SUIT << (13 * SUIT_OF[ctx.st.tcard[0]])
         if (hand & sm) and not (sm >> c) & 1:
             return -1
     elif c < 13 and not _may_lead_spades(ctx.q.breaking, ctx.st.broken, hand):
         return -1
     # the run of the hand's cards up from c, to the next live card of
     # another hand (cards out of play do not separate)
-    sm = DS_SUIT << (13 * (c // 13))
+    sm = DS_SUIT << (13 * SUIT_OF[c])
     o = ctx.st.alive & ~hand & sm & ~((DS_ONE << (c + 1)) - 1)
     if o:
         sm &= (DS_ONE << ds_ctz(o)) - 1
@@ -111,7 +111,7 @@ cdef inline int gen_moves(const Search* ctx, int seat, Move* out) noexcept nogil
     cdef uint64_t tops = (DS_ONE << 12) | (DS_ONE << 25) | (DS_ONE << 38) | (DS_ONE << 51)
     cdef int n = 0
     if ctx.st.tlen:
-        legal = h & (DS_SUIT << (13 * (ctx.st.tcard[0] // 13)))
+        legal = h & (DS_SUIT << (13 * SUIT_OF[ctx.st.tcard[0]]))
         if legal == 0:
             legal = h
     else:
@@ -183,8 +183,8 @@ cdef void _order_lead_nil(const Search* ctx, int seat, Move* mv, int n) noexcept
     cdef uint64_t ns, ms, ps, os
     for i in range(n):
         c = mv[i].card
-        s = c // 13
-        r = c % 13
+        s = SUIT_OF[c]
+        r = RANK_OF[c]
         if seat == nil:
             os = _suit(ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3], s) \
                 & ~_suit(ctx.st.hand[nil], s)
@@ -236,7 +236,7 @@ cdef void _order_lead(const Search* ctx, int seat, Move* mv, int n) noexcept nog
         tops[s] = -1
         bottoms[s] = 99
     for i in range(n):
-        s = mv[i].card // 13
+        s = SUIT_OF[mv[i].card]
         if mv[i].card > tops[s]:
             tops[s] = mv[i].card
         if mv[i].card < bottoms[s]:
@@ -318,7 +318,7 @@ cdef void _order_lead(const Search* ctx, int seat, Move* mv, int n) noexcept nog
         if (side_cards >> (13 * s + ds_hib(_suit(alive, s)))) & 1:
             key[s] += 20
     for i in range(n):
-        s = mv[i].card // 13
+        s = SUIT_OF[mv[i].card]
         if cats[s] == 600:
             mv[i].score = key[s] + 8 if mv[i].card == bottoms[s] else -10000
         elif mv[i].card == tops[s]:
@@ -335,7 +335,7 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
     suits."""
     cdef int leader = ctx.st.tleader
     cdef int pos = ctx.st.tlen
-    cdef int ls = ctx.st.tcard[0] // 13
+    cdef int ls = SUIT_OF[ctx.st.tcard[0]]
     cdef int wc = ctx.st.tcard[ctx.st.twin]
     cdef int wseat = (leader + ctx.st.twin) & 3
     cdef int team = (ctx.q.side >> seat) & 1
@@ -364,20 +364,20 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
         for i in range(n):
             c = mv[i].card
             if k and _beats(c, wc):
-                mv[i].score = 200 - c % 13
+                mv[i].score = 200 - RANK_OF[c]
             elif k and not discard:
-                r = c % 13
+                r = RANK_OF[c]
                 mv[i].score = 50 - r if r < under else 100 + r
             elif discard:
                 # discard high, first the cards above the nil hand's
                 # lowest of their suit; keep those under it (to lead
                 # under it later) and those of suits it does not hold
-                s = c // 13
-                r = c % 13
+                s = SUIT_OF[c]
+                r = RANK_OF[c]
                 mv[i].score = (50 if r < ds_ctz(_suit(ctx.st.hand[ctx.q.nil], s) | (DS_ONE << 13))
                                else 100) + r
             else:
-                mv[i].score = 100 - c % 13
+                mv[i].score = 100 - RANK_OF[c]
         return
     if not (good >> seat) & 1:
         # this seat winning the trick does not help: lose it, shedding
@@ -403,13 +403,13 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
     if mine:
         my_top = 13 * ls + ds_hib(mine)
         # is partner's winning card safe from the opponents still to play?
-        if wc // 13 == ls:
+        if SUIT_OF[wc] == ls:
             safe = (not later_ruff) and wc > later_top
         else:
             safe = 1
         if pos == 3:
             safe = 1
-        if pw and wc // 13 == ls and my_top > wc and not later_ruff and \
+        if pw and SUIT_OF[wc] == ls and my_top > wc and not later_ruff and \
                 lat & ((DS_ONE << (my_top - 13 * ls + 1)) - (DS_ONE << (wc - 13 * ls + 1))) == 0:
             # partner wins with a card of the suit led and no opponent
             # still to play holds a card between it and ours: overtaking
@@ -425,7 +425,7 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
             for i in range(n):
                 mv[i].score = 100 + 13 * ls - mv[i].card
             return
-        hi = mine & ~((DS_ONE << (wc - 13 * ls + 1)) - 1) if wc // 13 == ls else mine
+        hi = mine & ~((DS_ONE << (wc - 13 * ls + 1)) - 1) if SUIT_OF[wc] == ls else mine
         my_low_win = 13 * ls + ds_ctz(hi)
         for i in range(n):
             c = mv[i].card
@@ -439,11 +439,11 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
                 mv[i].score = 100 - r
         return
     # void in the suit led: ruff or discard
-    safe = pos == 3 or (lat and wc > later_top and not later_ruff) or (wc // 13 == 0 and not later_ruff)
+    safe = pos == 3 or (lat and wc > later_top and not later_ruff) or (SUIT_OF[wc] == 0 and not later_ruff)
     prev = -1
     for i in range(n):
         c = mv[i].card
-        s = c // 13
+        s = SUIT_OF[c]
         r = c - 13 * s
         # the lowest move of its suit (the moves come suit by suit, up)
         low = s != prev
@@ -451,7 +451,7 @@ cdef void _order_follow(const Search* ctx, int seat, Move* mv, int n) noexcept n
         if s == 0:
             if pw and safe:
                 mv[i].score = 10 - r
-            elif wc // 13 == 0:
+            elif SUIT_OF[wc] == 0:
                 if not pw and c > wc:
                     mv[i].score = 300 - r
                 else:
@@ -475,8 +475,8 @@ cdef void _order_shed(const Search* ctx, int seat, Move* mv, int n) noexcept nog
     for i in range(n):
         c = mv[i].card
         if _beats(c, wc):
-            mv[i].score = 50 - c % 13 - (13 if c < 13 else 0)
+            mv[i].score = 50 - RANK_OF[c] - (13 if c < 13 else 0)
         elif c < 13:
-            mv[i].score = 150 + c % 13      # a spade under a higher spade
+            mv[i].score = 150 + RANK_OF[c]      # a spade under a higher spade
         else:
-            mv[i].score = 100 + c % 13
+            mv[i].score = 100 + RANK_OF[c]

@@ -122,7 +122,7 @@ cdef int last_trick(const Search* ctx, int target, uint64_t* rw) noexcept nogil:
             w = p
     rw[0] = 0
     for i in range(4):
-        if cards[i] != wc and cards[i] // 13 == wc // 13:
+        if cards[i] != wc and SUIT_OF[cards[i]] == SUIT_OF[wc]:
             rw[0] = DS_ONE << wc
             break
     if w == ctx.q.nil:
@@ -228,7 +228,7 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
     cdef int cached = -1
     cdef uint64_t legal = 0
     if tlen:
-        legal = ctx.st.hand[seat] & (DS_SUIT << (13 * (ctx.st.tcard[0] // 13)))
+        legal = ctx.st.hand[seat] & (DS_SUIT << (13 * SUIT_OF[ctx.st.tcard[0]]))
         if legal == 0:
             legal = ctx.st.hand[seat]
         if legal & (legal - 1):
@@ -268,7 +268,7 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
             continue
         c = mv[i].card
         i += 1
-        if c < lw[c // 13]:
+        if c < lw[SUIT_OF[c]]:
             # a small card like one tried before: below every rank that
             # mattered to that card's result, so it gives the same result
             continue
@@ -288,7 +288,7 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
             wseat = (leader + wpos) & 3
             cw = 0
             for k in range(4):
-                if k != wpos and ctx.st.tcard[k] // 13 == wcard // 13:
+                if k != wpos and SUIT_OF[ctx.st.tcard[k]] == SUIT_OF[wcard]:
                     cw = DS_ONE << wcard
                     break
             if wseat == ctx.q.nil:
@@ -323,7 +323,7 @@ cdef int expand(Search* ctx, int target, uint64_t* rw) noexcept nogil:
         elif res < best:
             best = res
         acc |= crw
-        k = c // 13
+        k = SUIT_OF[c]
         if not (lwset >> k) & 1:
             lwset |= 1 << k
             r = _suit(acc, k)
