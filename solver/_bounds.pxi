@@ -758,7 +758,7 @@ cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* r
         if nil_wins_trick(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, j, &crw):
             rw[0] = crw
             return -1
-    if (ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]) & DS_SPADES:
+    if ctx.st.alive & DS_SPADES:      # (at a trick start: the hands' cards)
         if ctx.q.nil >= 0:
             if trump_sure_tricks(ctx.st.hand, 1 << ctx.q.nil, 1, &crw) >= 1:
                 # the nil hand must win a trick with a spade
@@ -786,7 +786,7 @@ cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* r
                 rw[0] = crw
                 return rem - 1
     if ctx.q.nil < 0 and (ctx.features & FEATURE_APART) and (target == 2 or target == rem - 1) \
-            and (ctx.st.hand[0] | ctx.st.hand[1] | ctx.st.hand[2] | ctx.st.hand[3]) & DS_SPADES:
+            and ctx.st.alive & DS_SPADES:
         # two tricks for a set that needs two: the counted seats that
         # maximise, the seats that do not count when the maximisers need
         # all but one of the tricks left

@@ -42,7 +42,7 @@ cdef void start_trick(State* st) noexcept nogil:
 
 # Per seat and card: one in the shape's field of that seat's length of the
 # card's suit (4 bits per seat and suit).
-cdef uint64_t SHAPE_UNIT[4][52]
+cdef uint64_t SHAPE_UNIT[4][64]
 for _p in range(4):
     for _c in range(52):
         SHAPE_UNIT[_p][_c] = DS_ONE << (16 * _p + 4 * (_c // 13))
