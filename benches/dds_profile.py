@@ -57,7 +57,7 @@ def solve(engine: str, deals: Sequence) -> None:
         from dummy_spades.solver import _engine
 
         side = side_of(LEADER)
-        core = _engine.Solver(128.0)
+        core = _engine.Core(128.0)
         for hands in deals:
             core.clear()
             total += core.max_tricks(Position(hands, LEADER, breaking=False), side, side, -1)
@@ -74,7 +74,7 @@ def sizes(deals: Sequence, every: int) -> None:
     from dummy_spades.solver import _engine
 
     side = side_of(LEADER)
-    core = _engine.Solver(128.0)
+    core = _engine.Core(128.0)
     ours: List[int] = []
     values: List[int] = []
     dds: List[int] = []

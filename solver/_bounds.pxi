@@ -839,7 +839,7 @@ def _probe_bounds(pos, int side, int count, int nil_seat, int target, features=N
     ``result``, ``result < target`` that it is at most ``result``, for every
     position with the same suit lengths, leader, broken bit and holders of
     the ranks down to the lowest relevant card of each suit."""
-    cdef Solver solver = Solver(0.01)
+    cdef Core solver = Core(0.01)
     cdef Search* ctx = &solver.s
     cdef int res = NO_BOUND, rem
     cdef uint64_t rw = 0

@@ -122,7 +122,7 @@ ctypedef struct Search:
     Move moves[MAX_PLY][MAX_MOVES]
 
 
-cdef class Solver:
+cdef class Core:
     cdef Search s
     cdef readonly double tt_mb
 

@@ -13,7 +13,7 @@ of scikit-learn's tree code: types in ``_engine.pxd``, and
 * ``_bounds.pxi``: sure and quick tricks, the nil rules;
 * ``_order.pxi``: move generation and ordering;
 * ``_search.pxi``: the null-window alpha-beta search;
-* this file: the drivers (MTD(f), playing root moves) and :class:`Solver`,
+* this file: the drivers (MTD(f), playing root moves) and :class:`Core`,
   with one method per question.
 
 The search works on one :c:type:`Search` struct (position, question, table,
@@ -36,7 +36,6 @@ if not ds_cpu_ok():
                       "(pip install --no-binary dummy-spades ...)")
 ds_init_tables()
 
-DEFAULT_TT_MB = 128.0
 MAX_TT_MB = 1048576.0       # 1 TiB: a bound on the table's size arithmetic, not a recommendation
 
 FEATURES = {"tt": FEATURE_TT, "quick": FEATURE_QUICK, "sure": FEATURE_SURE,
@@ -52,7 +51,7 @@ cdef int default_features = (FEATURE_TT | FEATURE_SURE | FEATURE_CUTOFF
 
 def set_features(**switches):
     """Switch techniques on or off (``tt=False``, ...; names in FEATURES) for
-    the Solvers created from now on; returns the previous switches.  A
+    the cores created from now on; returns the previous switches.  A
     measuring aid: answers never change, only the work done."""
     global default_features
     old = features()
@@ -67,7 +66,7 @@ def set_features(**switches):
 
 
 def features():
-    """The switches new Solvers get: {name: on}."""
+    """The switches new cores get: {name: on}."""
     return {name: bool(default_features & bit) for name, bit in FEATURES.items()}
 
 
@@ -165,15 +164,15 @@ cdef int play_card(Search* ctx, int card) noexcept nogil:
     return w
 
 
-cdef class Solver:
+cdef class Core:
     """One search context: a bounded transposition table and search state.
 
     ``tt_mb`` caps the table's memory; the table starts small and doubles
     while it fills, up to the cap, and then replaces its least recently used
-    entries.  Not thread-safe: use one Solver per thread or process.
+    entries.  Not thread-safe: use one Core per thread or process.
     """
 
-    def __cinit__(self, double tt_mb=DEFAULT_TT_MB):
+    def __cinit__(self, double tt_mb):
         if not 0 < tt_mb <= MAX_TT_MB:
             raise ValueError(f"tt_mb must be a number of megabytes above 0 and at most "
                              f"{MAX_TT_MB:.0f}, not {tt_mb!r}")
@@ -216,7 +215,7 @@ cdef class Solver:
 
     @property
     def features(self):
-        """The techniques this Solver uses: {name: on} (see set_features)."""
+        """The techniques this Core uses: {name: on} (see set_features)."""
         return {name: bool(self.s.features & bit) for name, bit in FEATURES.items()}
 
     @property

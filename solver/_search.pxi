@@ -19,7 +19,7 @@ cdef void poll_signals(Search* ctx) noexcept nogil:
         if PyErr_CheckSignals() != 0:
             ctx.stop = 1
 
-cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in Query.meta (see Solver._load)
+cdef uint16_t NIL_META = 0x3800     # the nil seat's bits in Query.meta (see Core._load)
 
 
 cdef void start_trick(State* st) noexcept nogil:

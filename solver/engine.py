@@ -26,7 +26,7 @@ except ImportError as exc:  # pragma: no cover - depends on the build
 
 
 class _Core(Protocol):
-    """The compiled core's door (``cdef class Solver`` of solver/_engine.pyx):
+    """The compiled core's door (``cdef class Core`` of solver/_engine.pyx):
     one ``cpdef`` per question on a checked question (``count`` given,
     ``nil_seat`` -1 for none); cards of a group as one mask."""
 
@@ -62,7 +62,7 @@ class CompiledSolver:
             raise ValueError(f"tt_mb must be a number of megabytes, not {tt_mb!r}") from None
         if not tt_mb > 0:
             raise ValueError(f"tt_mb must be a positive number of megabytes, not {tt_mb!r}")
-        self._core: _Core = _engine.Solver(tt_mb)
+        self._core: _Core = _engine.Core(tt_mb)
 
     @property
     def tt_mb(self) -> float:

@@ -44,7 +44,7 @@ def test_solve_ours_counts_the_trick_starts_of_max_tricks(capsys):
 
     assert script.main(["solve", "ours", "--deals", "3", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    core = _engine.Solver(16.0)
+    core = _engine.Core(16.0)
     tricks = starts = 0
     for hands in random_deals(3, 2):
         core.clear()

@@ -36,7 +36,9 @@ def test_signatures_match_the_reference():
 
 def test_default_table_bound_is_the_cores():
     from dummy_spades.solver import _engine
-    assert limits.DEFAULT_TT_MB == _engine.DEFAULT_TT_MB == engine.CompiledSolver().tt_mb
+    assert limits.DEFAULT_TT_MB == engine.CompiledSolver().tt_mb
+    with pytest.raises(TypeError):
+        _engine.Core()                 # the core has no default of its own
 
 
 def test_one_suit_each():

@@ -47,7 +47,7 @@ HEAVY = "N:85.AT32.K.KJ7653 QT743.K754.JT3.4 AK6.Q.AQ7654.AT2 J92.J986.982.Q98"
 def test_ctrl_c_ends_a_search_that_would_run_for_hours_within_a_second():
     old = _engine.set_features(**{name: False for name in _engine.FEATURES})
     try:
-        core = _engine.Solver(8)            # plain alpha-beta
+        core = _engine.Core(8)            # plain alpha-beta
     finally:
         _engine.set_features(**old)
     pos = Position(tuple(parse_pbn_deal(HEAVY)), 3)
@@ -78,4 +78,4 @@ def test_an_interrupted_solver_keeps_answering_right():
 @pytest.mark.parametrize("tt_mb", [0.0, -1.0, float("nan"), float("inf"), 2e6])
 def test_the_table_size_is_bounded(tt_mb):
     with pytest.raises(ValueError, match="tt_mb"):
-        _engine.Solver(tt_mb)
+        _engine.Core(tt_mb)
