@@ -82,6 +82,19 @@ def usage_error(message: str) -> "typer.Exit":
     raise typer.Exit(EXIT_USAGE)
 
 
+def only_with(ctx: typer.Context, flag: str, on: bool, names: Sequence[str]) -> None:
+    """A usage error when an option that means something only beside
+    ``flag`` is given on the command line without it (``names``: the
+    parameters' names); a default, or a value from the environment, is fine."""
+    if on:
+        return
+    for name in names:
+        source = ctx.get_parameter_source(name)     # click's ParameterSource (typer may vendor click)
+        if source is not None and source.name == "COMMANDLINE":
+            option = "--" + name.replace("_", "-")
+            usage_error(f"{option} applies with {flag} only; expected {flag}, or no {option}")
+
+
 def located(err: DealError, file: Optional["os.PathLike[str] | str"]) -> DealError:
     """A library error about the deal, located in ``file`` (if it is not yet)."""
     if file is None or err.file is not None:

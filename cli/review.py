@@ -28,8 +28,8 @@ from dummy_spades.solver.review import CardJudgement, CutThroatNote, HandReview,
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 
-from .common import (console, emit_json, handle_errors, load_for_analysis, progress_counter,
-                     signed)
+from .common import (console, emit_json, handle_errors, load_for_analysis, only_with,
+                     progress_counter, signed)
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
                       Sampling, Seed, TtMb, exact_limit_option, json_option, samples_option,
                       sampling_option, time_limit_option, where)
@@ -351,6 +351,7 @@ def render_review(r: HandReview, single: Optional[sdr.SingleDummyReview] = None)
 
 @handle_errors
 def review_command(
+    ctx: typer.Context,
     file: DealFile,
     no_spade_breaking: NoSpadeBreaking = False,
     json_out: Annotated[bool, json_option("docs/REVIEW.md")] = False,
@@ -387,6 +388,9 @@ def review_command(
 ) -> None:
     """Every card played judged double dummy: tricks lost, best cards, scores, cut-throat notes;
     with --single-dummy also from what its chooser could see."""
+    only_with(ctx, "--single-dummy", single_dummy,
+              ("samples", "node_budget", "time_limit", "seed", "sampling", "exact_limit", "jobs",
+               "cluster", "cluster_timeout"))
     runs_on = where(jobs, cluster, cluster_timeout)
     deal: Deal = load_for_analysis(file, no_spade_breaking)
     solver = make_solver(tt_mb)

@@ -140,6 +140,14 @@ def test_an_unreachable_scheduler_ends_within_the_timeout(tmp_path):
     assert time.monotonic() - start < 20
 
 
+def test_a_malformed_address_names_the_option():
+    result = run("batch", ROOT / "tests" / "data" / "batch_small.pbn", "--cluster", "bogus::addr")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith("error: --cluster 'bogus::addr': ")
+    assert "expected a scheduler address" in result.stderr
+
+
 @pytest.mark.timeout(60)
 def test_local_workers_that_never_start_end_the_run(monkeypatch):
     monkeypatch.setattr(distributed.LocalCluster, "scale", lambda self, n: None)

@@ -241,3 +241,12 @@ def test_without_the_option_nothing_changes():
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert "single_dummy" not in out and all("single_dummy" not in c for c in out["cards"])
+
+
+@pytest.mark.parametrize("args", [["--samples", "10"], ["--jobs", "2"], ["--node-budget", "5"],
+                                  ["--time-limit", "3"], ["--sampling", "uniform"]])
+def test_single_dummy_options_without_the_option_are_usage_errors(args):
+    r = runner.invoke(app, ["review", str(HANDS / "mid-play.yaml"), *args])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == (f"error: {args[0]} applies with --single-dummy only; expected "
+                                f"--single-dummy, or no {args[0]}")

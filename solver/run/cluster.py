@@ -248,6 +248,10 @@ class DaskExecutor(Executor):
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {address} within "
                                f"{timeout:g} s ({exc.__class__.__name__})") from None
+        except ValueError as exc:        # Dask's parse of the address
+            self.close()
+            raise ClusterError(f"--cluster {address!r}: {exc}; expected a scheduler address "
+                               "such as tcp://host:8786, or local, or local:N") from None
         except Exception:
             self.close()
             raise
