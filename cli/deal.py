@@ -35,7 +35,7 @@ from dummy_spades.solver.limits import (DEAL_COUNT_MAX, DEAL_FILES_MAX, DEAL_TRI
 from dummy_spades.solver.pbn import DEAL_FORM, format_pbn_deal
 from dummy_spades.solver.seating import PBN_DIRECTIONS, first_bidder, play_seating
 
-from .common import emit_json, err_console, fail, handle_errors, usage_error
+from .common import emit_json, err_console, fail, handle_errors, only_with, usage_error
 from .options import (Target, dealer_option, declarer_option, json_option, parse_players,
                       players_option, seed_option, to_option)
 
@@ -269,6 +269,7 @@ def write(order: Order, dealt: Dealt, json_out: bool, force: bool, seconds: floa
 # ------------------------------------------------------------------ the command
 @handle_errors
 def deal(
+    ctx: typer.Context,
     count: Annotated[int, typer.Option(
         "--count", "-n", metavar="N", min=1, max=DEAL_COUNT_MAX,
         help=f"Deals to make (1 to {DEAL_COUNT_MAX:,}; with --out at most {DEAL_FILES_MAX:,}).")] = 1,
@@ -317,6 +318,7 @@ def deal(
     table = _table(players, dealer)
     the_variant = _variant(variant)
     the_auction = _auction(auction, table, the_variant)
+    only_with(ctx, "--out", out is not None, ("force",))
     target = to if to is not None else (Target.yaml if out is not None else Target.pbn)
     if out is not None and target is Target.pbn:
         raise usage_error("--out writes deal files (--to yaml); expected no --out with --to pbn "

@@ -225,6 +225,11 @@ def test_existing_files_are_kept_without_force(tmp_path):
     assert {f.name: f.read_text() for f in out.iterdir()} != before
 
 
+def test_force_without_out_is_a_usage_error():
+    assert one_error(run("--force"), 2) == \
+        "error: --force applies with --out only; expected --out, or no --force"
+
+
 def test_out_must_be_a_directory(tmp_path):
     path = tmp_path / "file"
     path.write_text("x")
