@@ -6,6 +6,7 @@ cdef extern from "Python.h":
 
 cdef enum:
     TT_MIN_REM = 1          # no table for positions with this many tricks left or fewer
+    QUICK_MIN_REM = 6       # the leader's quick tricks only with this many tricks left or more
     POLL_MASK = (1 << 16) - 1   # look for pending signals every 65536 nodes
 
 
@@ -177,9 +178,10 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
         if res != NO_HIT:
             return res
 
-    res = leader_bounds(ctx, target, rem, rw)
-    if res != NO_BOUND:
-        return res
+    if rem >= QUICK_MIN_REM:
+        res = leader_bounds(ctx, target, rem, rw)
+        if res != NO_BOUND:
+            return res
 
     res = expand(ctx, target, &crw)
     if ctx.stop:
