@@ -768,10 +768,12 @@ cdef inline int trick_bounds(const Search* ctx, int target, uint64_t* rw) noexce
     return NO_BOUND
 
 
-cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
+cdef inline int start_bounds(const Search* ctx, int target, int rem, int at_lead,
+                             uint64_t* rw) noexcept nogil:
     """A trick start with ``rem`` >= 2 tricks left, before the table: the
     counted seats, the nil rules and the trump sure tricks (won whoever
-    leads: see trump_sure_tricks)."""
+    leads: see trump_sure_tricks); with ``at_lead``, the trick about to be
+    led (trick_at_lead)."""
     cdef int leader = ctx.st.tleader
     cdef int j, low, low_lead
     cdef uint64_t crw
@@ -835,7 +837,7 @@ cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* r
         if target == rem - 1 and trump_tops_apart(ctx.st.hand, (~ctx.q.count) & (~ctx.q.side) & 15, &crw):
             rw[0] = crw
             return rem - 2
-    if ctx.q.nil < 0 and (ctx.features & FEATURE_LEAD) and (target == 1 or target == rem):
+    if at_lead and ctx.q.nil < 0 and (ctx.features & FEATURE_LEAD) and (target == 1 or target == rem):
         # the same sets win the trick about to be led
         j = _may_lead_spades(ctx.q.breaking, ctx.st.broken, ctx.st.hand[leader])
         if target == 1 and trick_at_lead(ctx.st.hand, ctx.q.count, ctx.q.side, leader, j, &crw):
@@ -887,7 +889,7 @@ def _probe_bounds(pos, int side, int count, int nil_seat, int target, features=N
         ctx.features = features
     rem = ds_pop(ctx.st.hand[ctx.st.tleader])
     if ctx.st.tlen == 0 and rem >= 2:
-        res = start_bounds(ctx, target, rem, &rw)
+        res = start_bounds(ctx, target, rem, 1, &rw)
         if res == NO_BOUND:
             fresh_relative(&ctx.st)
             res = leader_bounds(ctx, target, rem, &rw)

@@ -7,6 +7,7 @@ cdef extern from "Python.h":
 cdef enum:
     TT_MIN_REM = 1          # no table for positions with this many tricks left or fewer
     QUICK_MIN_REM = 6       # the leader's quick tricks only with this many tricks left or more
+    LEAD_MIN_REM = 3        # the trick about to be led (trick_at_lead) only with this many or more
     POLL_MASK = (1 << 16) - 1   # look for pending signals every 65536 nodes
 
 
@@ -162,7 +163,7 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
             ctx.q.meta = meta
             rw[0] |= crw
             return res
-    res = start_bounds(ctx, target, rem, rw)
+    res = start_bounds(ctx, target, rem, rem >= LEAD_MIN_REM, rw)
     if res != NO_BOUND:
         return res
 
