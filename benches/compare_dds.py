@@ -134,8 +134,8 @@ def main(argv=None) -> int:
                     help="switch one of our engine's techniques off (repeatable; the names of "
                          "_engine.FEATURES: tt, quick, sure, ...), to measure what it contributes")
     ap.add_argument("--on", action="append", default=[], metavar="FEATURE",
-                    help="switch one of our engine's techniques on (repeatable; after "
-                         "_engine.set_features switched it off), to measure what it contributes")
+                    help="switch one of our engine's techniques on that is off by default "
+                         "(repeatable; e.g. quick), to measure what it contributes")
     ap.add_argument("--reference", action="store_true",
                     help="time the pure-Python reference twin instead (tiny --cards only; to test this script)")
     args = ap.parse_args(argv)

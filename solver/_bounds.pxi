@@ -535,56 +535,17 @@ cdef int cash_tricks(const Search* ctx, const uint64_t* h, int leader, int broke
     return t_sp + total
 
 
-cdef inline uint64_t _top_suits(const State* st, int seat) noexcept nogil:
-    """The suits whose highest card left ``seat`` holds, as whole-suit
-    masks, from the relative holdings (bit 12 of a suit's field: its
-    highest card left; seat 3 holds it where seats 0-2 do not, or nobody
-    holds the suit).  ``st.rel`` must be up to date."""
-    cdef uint64_t tops = (DS_ONE << 12) | (DS_ONE << 25) | (DS_ONE << 38) | (DS_ONE << 51)
-    if seat < 3:
-        tops &= st.rel[seat]
-    else:
-        tops &= ~(st.rel[0] | st.rel[1] | st.rel[2])
-    return (tops >> 12) * DS_SUIT
-
-
-cdef inline void quick_tricks_room(const State* st, int leader, int mates,
-                                   int* own, int* part) noexcept nogil:
-    """Upper bounds of the two counts of quick_tricks: ``own``, the leader's
-    cards of the suits whose top card it holds (its own quick tricks come
-    from those); ``part``, the cards of its team-mates (``mates``, a seat
-    mask) in the suits whose top card one of them holds (the crossing
-    trick and the partner's own quick tricks come from those).  At a trick
-    start with the relative holdings up to date."""
-    cdef int q
-    own[0] = ds_pop(st.hand[leader] & _top_suits(st, leader))
-    part[0] = 0
-    for q in range(4):
-        if (mates >> q) & 1:
-            part[0] += ds_pop(st.hand[q] & _top_suits(st, q))
-
-
 cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noexcept nogil:
-    """Quick tricks of the leader's side when they reach ``need`` (a smaller
-    count only says so): the leader's own (``cash_tricks``), or a trick
-    crossing to its partner's top card in a suit followed by the partner's
-    own quick tricks.  The crossing needs a team of two seats that count
-    alike.  Stops at the first count reaching ``need`` (smallest relevant
-    set); skips a count whose upper bound (quick_tricks_room) is below it."""
+    """Quick tricks of the leader's side: the leader's own (``cash_tricks``), or
+    a trick crossing to its partner's top card in a suit followed by the
+    partner's own quick tricks.  The crossing needs a team of two seats that count alike.
+    Stops at the first count reaching ``need`` (smallest relevant set)."""
+    cdef int qt = cash_tricks(ctx, ctx.st.hand, leader, ctx.st.broken, need, rw)
     cdef int team = (ctx.q.side >> leader) & 1
-    cdef int qt = 0, pd = -1, q, s, top, v, o, own, part
+    cdef int pd = -1, q, s, top, v, o
     cdef uint64_t h2[4]
     cdef uint64_t a, ls, ps, os, crw
-    if ctx.st.stale:
-        own = part = need          # (the relative holdings are out of date)
-    else:
-        quick_tricks_room(&ctx.st, leader, (ctx.q.side if team else ~ctx.q.side) & 15 & ~(1 << leader),
-                          &own, &part)
-    if own >= need:
-        qt = cash_tricks(ctx, ctx.st.hand, leader, ctx.st.broken, need, rw)
-        if qt >= need:
-            return qt
-    if part < need:
+    if qt >= need:
         return qt
     for q in range(4):
         if q != leader and ((ctx.q.side >> q) & 1) == team:
@@ -768,12 +729,10 @@ cdef inline int trick_bounds(const Search* ctx, int target, uint64_t* rw) noexce
     return NO_BOUND
 
 
-cdef inline int start_bounds(const Search* ctx, int target, int rem, int at_lead,
-                             uint64_t* rw) noexcept nogil:
+cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
     """A trick start with ``rem`` >= 2 tricks left, before the table: the
     counted seats, the nil rules and the trump sure tricks (won whoever
-    leads: see trump_sure_tricks); with ``at_lead``, the trick about to be
-    led (trick_at_lead)."""
+    leads: see trump_sure_tricks)."""
     cdef int leader = ctx.st.tleader
     cdef int j, low, low_lead
     cdef uint64_t crw
@@ -837,7 +796,7 @@ cdef inline int start_bounds(const Search* ctx, int target, int rem, int at_lead
         if target == rem - 1 and trump_tops_apart(ctx.st.hand, (~ctx.q.count) & (~ctx.q.side) & 15, &crw):
             rw[0] = crw
             return rem - 2
-    if at_lead and ctx.q.nil < 0 and (ctx.features & FEATURE_LEAD) and (target == 1 or target == rem):
+    if ctx.q.nil < 0 and (ctx.features & FEATURE_LEAD) and (target == 1 or target == rem):
         # the same sets win the trick about to be led
         j = _may_lead_spades(ctx.q.breaking, ctx.st.broken, ctx.st.hand[leader])
         if target == 1 and trick_at_lead(ctx.st.hand, ctx.q.count, ctx.q.side, leader, j, &crw):
@@ -889,9 +848,8 @@ def _probe_bounds(pos, int side, int count, int nil_seat, int target, features=N
         ctx.features = features
     rem = ds_pop(ctx.st.hand[ctx.st.tleader])
     if ctx.st.tlen == 0 and rem >= 2:
-        res = start_bounds(ctx, target, rem, 1, &rw)
+        res = start_bounds(ctx, target, rem, &rw)
         if res == NO_BOUND:
-            fresh_relative(&ctx.st)
             res = leader_bounds(ctx, target, rem, &rw)
     elif 0 < ctx.st.tlen < 3:
         res = trick_bounds(ctx, target, &rw)

@@ -41,8 +41,11 @@ MAX_TT_MB = 1048576.0       # 1 TiB: a bound on the table's size arithmetic, not
 FEATURES = {"tt": FEATURE_TT, "quick": FEATURE_QUICK, "sure": FEATURE_SURE,
             "cutoff": FEATURE_CUTOFF, "later": FEATURE_LATER, "lead": FEATURE_LEAD,
             "apart": FEATURE_APART, "forced": FEATURE_FORCED}
-# Every technique is on by default.
-cdef int default_features = (FEATURE_TT | FEATURE_QUICK | FEATURE_SURE | FEATURE_CUTOFF
+# Every technique but the leader's quick tricks (FEATURE_QUICK): with the
+# table and the trick-start bounds in front of it, that bound takes no nodes
+# off and costs its CPU (docs/BENCHMARKS.md, "Techniques"); set_features(quick=True)
+# switches it on.
+cdef int default_features = (FEATURE_TT | FEATURE_SURE | FEATURE_CUTOFF
                              | FEATURE_LATER | FEATURE_LEAD | FEATURE_APART | FEATURE_FORCED)
 
 

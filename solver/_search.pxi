@@ -6,8 +6,6 @@ cdef extern from "Python.h":
 
 cdef enum:
     TT_MIN_REM = 1          # no table for positions with this many tricks left or fewer
-    QUICK_MIN_REM = 6       # the leader's quick tricks only with this many tricks left or more
-    LEAD_MIN_REM = 3        # the trick about to be led (trick_at_lead) only with this many or more
     POLL_MASK = (1 << 16) - 1   # look for pending signals every 65536 nodes
 
 
@@ -163,7 +161,7 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
             ctx.q.meta = meta
             rw[0] |= crw
             return res
-    res = start_bounds(ctx, target, rem, rem >= LEAD_MIN_REM, rw)
+    res = start_bounds(ctx, target, rem, rw)
     if res != NO_BOUND:
         return res
 
@@ -179,10 +177,9 @@ cdef int trick_start(Search* ctx, int target, uint64_t* rw) noexcept nogil:
         if res != NO_HIT:
             return res
 
-    if rem >= QUICK_MIN_REM:
-        res = leader_bounds(ctx, target, rem, rw)
-        if res != NO_BOUND:
-            return res
+    res = leader_bounds(ctx, target, rem, rw)
+    if res != NO_BOUND:
+        return res
 
     res = expand(ctx, target, &crw)
     if ctx.stop:
