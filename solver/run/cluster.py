@@ -252,6 +252,10 @@ class DaskExecutor(Executor):
             self.close()
             raise ClusterError(f"--cluster {address!r}: {exc}; expected a scheduler address "
                                "such as tcp://host:8786, or local, or local:N") from None
+        except AssertionError:           # Dask's event loop did not start within its 10 s
+            self.close()
+            raise ClusterError(f"the Dask client for {address} could not start its event loop "
+                               "(Dask waits 10 s for it; is the machine overloaded?)") from None
         except Exception:
             self.close()
             raise
