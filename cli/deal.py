@@ -226,7 +226,10 @@ def _deal_json(order: Order, hands: Tuple[int, int, int, int], seats: Sequence[i
     return out
 
 
-def write(order: Order, dealt: Dealt, json_out: bool, force: bool, seconds: float) -> None:
+def write(order: Order, dealt: Dealt, json_out: bool, force: bool, seconds: float,
+          targets: Sequence[Path] = ()) -> None:
+    """The deals out: ``targets`` the deal files of ``--out`` (checked before
+    dealing; :func:`write_files` refuses a file that appeared since)."""
     seats = seat_order(order.players, order.declarer)
     files: Optional[List[str]] = None
     texts: List[Optional[str]] = [None] * len(dealt.hands)
@@ -237,7 +240,6 @@ def write(order: Order, dealt: Dealt, json_out: bool, force: bool, seconds: floa
             notes=("where " + "; ".join(str(c) for c in order.conditions)) if order.conditions else ""))
             for i, hands in enumerate(dealt.hands, start=1)]
     if order.out is not None:
-        targets = _check_targets(order.out, order.count, force)
         write_files(order.out, targets, texts, force)
         files = [str(t) for t in targets]
     if json_out:
@@ -345,8 +347,7 @@ def deal(
                           f"{', '.join(table.players)}")
     seat_for = (declarer or (the_auction.declarer if the_auction is not None else None)
                 or default_declarer(table.players, table.dealer))
-    if out is not None:
-        _check_targets(out, count, force)   # before dealing: refuse early
+    targets = _check_targets(out, count, force) if out is not None else []   # before dealing
     order = Order(count, seed if seed is not None else int.from_bytes(os.urandom(8), "little"),
                   cards, table.players, table.dealer, seat_for, the_variant, the_auction,
                   conditions, target, out)
@@ -356,7 +357,7 @@ def deal(
     err_console.print(summary(dealt, order.seed, seconds), highlight=False, soft_wrap=True)
     if not dealt.complete:
         raise fail(shortfall(dealt, max_tries))
-    write(order, dealt, json_out, force, seconds)
+    write(order, dealt, json_out, force, seconds, targets)
 
 
 def register(app: typer.Typer) -> None:
