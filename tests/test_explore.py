@@ -26,6 +26,7 @@ from textual.worker import WorkerCancelled  # noqa: E402
 from dummy_spades.cli.app import app as cli_app  # noqa: E402
 from dummy_spades.cli.explore import app as explorer  # noqa: E402
 from dummy_spades.cli.explore.app import ExplorerApp  # noqa: E402
+from dummy_spades.cli.explore.dialogs import default_save_path  # noqa: E402
 from dummy_spades.solver import analysis  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.cards import parse_card  # noqa: E402
@@ -65,7 +66,7 @@ async def settle(app: ExplorerApp, pilot) -> None:
             pass
         await pilot.pause()
         if not any(w.is_running for w in app.workers) and \
-                not (app.double_dummy and app.x.pending()):
+                not (app.sight.double_dummy and app.x.pending()):
             return
     raise AssertionError("the engine workers did not settle")
 
@@ -214,7 +215,7 @@ def test_default_save_name_is_new(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     app = explorer_app()
     (tmp_path / "mid-play-explored.yaml").write_text("x", encoding="utf-8")
-    assert Path(app._default_path()).name == "mid-play-explored-2.yaml"
+    assert Path(default_save_path(app.source)).name == "mid-play-explored-2.yaml"
 
 
 def test_unknown_and_useless_keys_only_say_so():
@@ -332,7 +333,7 @@ def test_command_opens_practice_and_the_player_view(monkeypatch):
                                      "--seed", "4", "--sampling", "uniform", "--player-view"])
     assert result.exit_code == 0, result.output
     app = seen["app"]
-    assert app.x.practice == "Bob" and app.player_view and app.x.single.practice_seconds == 2.5
+    assert app.x.practice == "Bob" and app.sight.player_view and app.x.single.practice_seconds == 2.5
     assert (app.x.single.practice_samples, app.x.single.view_samples, app.x.single.seed,
             app.x.single.sampling) == (7, 30, 4, "uniform")
 
@@ -407,7 +408,7 @@ def test_player_view_hides_what_the_chooser_cannot_see_and_refines_single_dummy(
     async def script(pilot):
         await pilot.press("v")
         await refined(app, pilot)
-        assert app.player_view and "player's view" in plain(app, "title")
+        assert app.sight.player_view and "player's view" in plain(app, "title")
         for pos in ("top", "right", "bottom"):      # dummy, Bob, Carol
             assert "13 cards hidden" in plain(app, pos)
         assert "cards hidden" not in plain(app, "left")
@@ -430,7 +431,7 @@ def test_player_view_hides_what_the_chooser_cannot_see_and_refines_single_dummy(
             assert "cards hidden" not in plain(app, pos)
         await pilot.press("v")
         await settle(app, pilot)
-        assert not app.player_view and "Declarer side's tricks" in plain(app, "values")
+        assert not app.sight.player_view and "Declarer side's tricks" in plain(app, "values")
 
     run_pilot(app, script)
 
@@ -474,7 +475,7 @@ def test_no_player_view_or_practice_for_a_what_if_declarer():
         for key in ("v", "p"):
             await pilot.press(key)
             assert "what-if" in app.message
-            assert not app.player_view and app.x.practice is None
+            assert not app.sight.player_view and app.x.practice is None
 
     run_pilot(app, script)
 

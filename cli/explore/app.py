@@ -7,8 +7,8 @@ card of the player to move (computed in a worker thread on a copy of the
 board, a spinner while pending), the hand scores under double-dummy
 continuation, and the keys of docs/EXPLORE.md.
 
-The player's view (``v``) and practice (``p``) show what one player sees,
-and the single-dummy figures of the card to choose from that view; a
+The player's view (``v``) and practice (``p``) show what one player sees
+(:mod:`.sight` says what is shown), and the single-dummy figures of the card to choose from that view; a
 second worker thread refines them layout by layout
 (:meth:`Exploration.refine <dummy_spades.solver.exploration.Exploration.refine>`),
 posting each new set of figures to the screen, and is cancelled (between
@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 
 from rich.console import RenderableType
-from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
@@ -34,28 +33,17 @@ from textual.message import Message
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from dummy_spades.solver.analysis import CardAnalysis
 from dummy_spades.solver.board import Board
-from dummy_spades.solver.cards import count, format_card
+from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.dealfile import dump_deal
 from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.exploration import Exploration, Refinement
-from dummy_spades.solver.seating import DECLARER_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
 
 from ..render import display_order
-from .dialogs import ConfirmScreen, SaveScreen
-from .panels import (POSITIONS, SPINNER, CardStyle, bids_panel, card_style, figures_style,
-                     hand_panel, practice_text, scores_panel, single_dummy_text, trick_centre,
-                     values_text)
-
-#: Which hands are hidden, cycled by the ``h`` key: (label, hidden seats).
-VIEWS: Tuple[Tuple[str, Tuple[int, ...]], ...] = (
-    ("all hands shown", ()),
-    ("defenders hidden (declarer practice)", (LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT)),
-    ("left defender's view", (DECLARER_SEAT, RIGHT_DEFENDER_SEAT)),
-    ("right defender's view", (DECLARER_SEAT, LEFT_DEFENDER_SEAT)),
-)
-
+from .dialogs import ConfirmScreen, SaveScreen, default_save_path
+from .panels import (POSITIONS, SPINNER, bids_panel, hand_panel, practice_text, scores_panel,
+                     single_dummy_text, trick_centre, values_text)
+from .sight import VIEWS, Sight
 
 class Refined(Message):
     """New single-dummy figures, the end of a refinement, or (``error``) why
@@ -112,10 +100,8 @@ class ExplorerApp(App[None]):
         super().__init__()
         self.x = exploration
         self.source = source
-        self.view = 0
-        #: the player's view: the hands the player to choose cannot see hidden,
-        #: single-dummy figures (in practice: the figures shown for the user's cards)
-        self.player_view = player_view
+        #: what the screen shows: the hands, the figures
+        self.sight = Sight(exploration, player_view=player_view)
         self.cursor = 0
         self.frame = 0
         self.message = ""
@@ -142,51 +128,9 @@ class ExplorerApp(App[None]):
         self.set_interval(0.1, self._tick)
         self.refresh_view()
 
-    # ------------------------------------------------------------ what is shown
-    @property
-    def double_dummy(self) -> bool:
-        """Are the double-dummy values and scores shown (never in practice
-        before the end of the hand: they see the hidden hands)?"""
-        return self.x.practice is None or self.x.board.is_over
-
-    def wanted(self) -> Optional[Refinement]:
-        """The single-dummy figures the screen needs now, if any: in practice
-        those the computer chooses its card by, or the user's when the
-        player's view is on; otherwise the chooser's in the player's view.
-        None when the hand is over or there is no choice to make."""
-        x = self.x
-        if x.board.is_over or x.forced() is not None:
-            return None
-        if x.computer_to_play:
-            return x.computer_card()
-        if self.player_view:
-            return x.single_dummy()
-        return None
-
-    def sight(self) -> List[Tuple[int, int]]:
-        """What is shown of each hand, by play seat: the cards shown and how
-        many are hidden. In practice the user's view; in the player's view
-        the view of the player to choose; otherwise the hands hidden by ``h``."""
-        x = self.x
-        board = x.board
-        viewer = x.practice if x.practice is not None else \
-            x.chooser if self.player_view else None
-        if viewer is not None and not board.is_over:
-            return list(x.seen(viewer))
-        return [(0, count(hand)) if self._hidden(seat) else (hand, 0)
-                for seat, hand in enumerate(board.hands)]
-
-    def _hidden(self, seat: int) -> bool:
-        return self.x.practice is None and not self.player_view and seat in VIEWS[self.view][1]
-
-    def _mover_hidden(self) -> bool:
-        """Is the hand to play (partly) hidden from the screen?"""
-        seat = self.x.board.to_move
-        return seat is not None and self.sight()[seat][1] > 0
-
     # ------------------------------------------------------------ engine work
     def _busy(self) -> bool:
-        return (self.double_dummy and self.x.pending()) or \
+        return (self.sight.double_dummy and self.x.pending()) or \
             (self.refining is not None and not self.refining.done)
 
     def _tick(self) -> None:
@@ -216,7 +160,7 @@ class ExplorerApp(App[None]):
         """Start, keep or stop the worker of the single-dummy figures the screen
         needs now; in practice, play the computer's card once it is chosen."""
         try:
-            wanted = self.wanted()
+            wanted = self.sight.wanted()
         except ValueError as err:          # no view of this deal: say it, show no figures
             self.status(str(err))
             wanted = None
@@ -287,6 +231,8 @@ class ExplorerApp(App[None]):
 
     # ------------------------------------------------------------ drawing
     def _put(self, name: str, renderable: RenderableType) -> None:
+        if not self.is_running:
+            return      # the app is closing: its screen is taken down (a tick or message late)
         self.drawn[name] = renderable
         self.query_one(f"#{name}", Static).update(renderable)
 
@@ -302,72 +248,36 @@ class ExplorerApp(App[None]):
         legal = self.legal_cards()
         self.cursor = min(self.cursor, max(len(legal) - 1, 0))
         self._single_dummy()
-        self._put("title", self._title())
+        self._put("title", self.sight.title())
         self._update_hands()
         self._put("centre", trick_centre(board))
         self._update_values()
         self._update_side()
-        if self.double_dummy and self.x.pending():
+        if self.sight.double_dummy and self.x.pending():
             self.compute(board.copy())
-
-    def _title(self) -> Text:
-        x = self.x
-        deal = x.deal
-        title = Text(deal.title or "", style="bold")
-        if title:
-            title.append("  ")
-        if x.practice is not None:
-            what = f"practice: you play {x.practice}"
-        elif self.player_view:
-            what = "the player's view"
-        else:
-            what = VIEWS[self.view][0]
-        title.append(f"{x.declarer} declares; spade breaking "
-                     f"{'on' if x.breaking else 'off'}; {what}", style="dim")
-        if not x.scored:
-            title.append(f" — what-if: the auction's declarer is {deal.declarer}", style="yellow")
-        return title
-
-    def _card_style(self) -> CardStyle:
-        """How the legal cards are coloured: by the single-dummy figures when
-        they are shown, else by the double-dummy values (none in practice)."""
-        if self.player_view:
-            return figures_style(None if self.refining is None else self.refining.advice)
-        if self.x.practice is not None:
-            return lambda card: Style()
-        values = self._values_now()
-        return lambda card: card_style(card, values)
 
     def _update_hands(self) -> None:
         board = self.x.board
-        sight = self.sight()
-        for pos, seat in zip(POSITIONS, range(4)):
-            shown, unseen = sight[seat]
-            if board.to_move != seat or unseen or self.x.computer_to_play:
-                self._put(pos, hand_panel(board, seat, shown, unseen, (), None,
-                                          self._card_style()))
-                continue
-            legal = self.legal_cards()
+        style = self.sight.card_style(self.refining)
+        for pos, (seat, (shown, unseen)) in zip(POSITIONS, enumerate(self.sight.hands())):
+            choosing = board.to_move == seat and not unseen and not self.x.computer_to_play
+            legal = self.legal_cards() if choosing else []
             selected = legal[self.cursor] if legal else None
-            self._put(pos, hand_panel(board, seat, shown, unseen, legal, selected,
-                                      self._card_style()))
-
-    def _values_now(self) -> Optional[CardAnalysis]:
-        return self.x.known_values()
+            self._put(pos, hand_panel(board, seat, shown, unseen, legal, selected, style))
 
     def _update_values(self) -> None:
         board, x = self.x.board, self.x
         if x.practice is not None:
-            text = practice_text(board, x, self.refining, self.player_view, self.frame)
-        elif self.player_view:
-            text = single_dummy_text(board, x.forced(), self.refining, self._values_now(),
+            text = practice_text(board, x, self.refining, self.sight.player_view, self.frame)
+        elif self.sight.player_view:
+            text = single_dummy_text(board, x.forced(), self.refining, x.known_values(),
                                      self.frame)
         else:
-            text = values_text(board, self._values_now(), self._mover_hidden(), self.frame)
+            text = values_text(board, x.known_values(), self.sight.mover_hidden(), self.frame)
         self._put("values", text)
 
     def _update_side(self) -> None:
-        if self.double_dummy:
+        if self.sight.double_dummy:
             self._put("side", scores_panel(self.x, self.frame))
         else:
             self._put("side", bids_panel(self.x))
@@ -397,7 +307,7 @@ class ExplorerApp(App[None]):
         if self.x.computer_to_play:
             self.status(f"the computer chooses {self.x.chooser}'s card")
             return
-        if self._mover_hidden():
+        if self.sight.mover_hidden():
             self.status("that hand is hidden: b plays the double-dummy card")
             return
         try:
@@ -449,11 +359,12 @@ class ExplorerApp(App[None]):
     def action_cycle_view(self) -> None:
         if self._practising("h"):
             return
-        if self.player_view:
+        sight = self.sight
+        if sight.player_view:
             self.status("h: the player's view shows what the player to choose sees (v leaves it)")
             return
-        self.view = (self.view + 1) % len(VIEWS)
-        self.status(VIEWS[self.view][0])
+        sight.view = (sight.view + 1) % len(VIEWS)
+        self.status(VIEWS[sight.view][0])
         self.refresh_view()
 
     def action_player_view(self) -> None:
@@ -461,13 +372,14 @@ class ExplorerApp(App[None]):
         if error is not None:
             self.status(error)
             return
-        self.player_view = not self.player_view
+        sight = self.sight
+        sight.player_view = not sight.player_view
         if self.x.practice is not None:
             self.status("single-dummy figures for your cards " +
-                        ("shown" if self.player_view else "hidden"))
+                        ("shown" if sight.player_view else "hidden"))
         else:
             self.status("the player's view: what the player to choose sees, single dummy"
-                        if self.player_view else VIEWS[self.view][0])
+                        if sight.player_view else VIEWS[sight.view][0])
         self.refresh_view()
 
     def action_cycle_practice(self) -> None:
@@ -479,10 +391,10 @@ class ExplorerApp(App[None]):
         players = x.deal.players
         nxt = players[0] if x.practice is None else \
             None if x.practice == players[-1] else players[players.index(x.practice) + 1]
-        self.player_view = False
+        self.sight.player_view = False
         if nxt is None:
             x.stop_practice()
-            self.status("practice over: " + VIEWS[self.view][0])
+            self.status("practice over: " + VIEWS[self.sight.view][0])
         else:
             x.start_practice(nxt)
             dummy = " and the dummy" if nxt == x.declarer else ""
@@ -529,17 +441,7 @@ class ExplorerApp(App[None]):
         self._moved(what)
 
     def action_save(self) -> None:
-        self.push_screen(SaveScreen(self._default_path()), self._save_to)
-
-    def _default_path(self) -> str:
-        stem = self.source.stem if self.source is not None else "deal"
-        folder = Path.cwd()
-        n = 1
-        while True:
-            path = folder / f"{stem}-explored{'' if n == 1 else f'-{n}'}.yaml"
-            if not path.exists():
-                return str(path)
-            n += 1
+        self.push_screen(SaveScreen(default_save_path(self.source)), self._save_to)
 
     def _save_to(self, path: Optional[str]) -> None:
         if not path:
@@ -570,4 +472,4 @@ class ExplorerApp(App[None]):
             self.status(f"{event.key}: no such key (the keys are listed at the bottom)")
 
 
-__all__ = ["ExplorerApp", "VIEWS"]
+__all__ = ["ExplorerApp"]

@@ -1,6 +1,8 @@
-"""The explorer's dialogs: the file to save to, and a yes/no question."""
+"""The explorer's dialogs: the file to save to (and the name it proposes),
+and a yes/no question."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 from textual.app import ComposeResult
@@ -9,6 +11,20 @@ from textual.containers import Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+
+def default_save_path(source: Optional[Path]) -> str:
+    """The file the save dialog proposes: ``STEM-explored.yaml`` in the
+    current folder (``STEM`` the deal file's, else ``deal``), numbered
+    ``-2``, ``-3``, ... past the files that exist."""
+    stem = source.stem if source is not None else "deal"
+    folder = Path.cwd()
+    n = 1
+    while True:
+        path = folder / f"{stem}-explored{'' if n == 1 else f'-{n}'}.yaml"
+        if not path.exists():
+            return str(path)
+        n += 1
 
 
 class SaveScreen(ModalScreen[Optional[str]]):
@@ -48,4 +64,4 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.key == "y")
 
 
-__all__ = ["ConfirmScreen", "SaveScreen"]
+__all__ = ["ConfirmScreen", "SaveScreen", "default_save_path"]
