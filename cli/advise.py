@@ -9,6 +9,7 @@ fields.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Annotated, Dict, List, Optional
 
 import typer
@@ -25,8 +26,10 @@ from dummy_spades.solver.seating import DUMMY_SEAT
 
 from .common import console, emit_json, handle_errors, live_view, load_for_analysis, progress_bar
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Samples, Sampling, Seed, exact_limit_option, json_option, player_option,
-                      precision_option, sampling_option, time_limit_option, tt_mb_option, where)
+                      Samples, Sampling, Seed, exact_limit_option, html_option, json_option,
+                      player_option, precision_option, sampling_option, time_limit_option,
+                      tt_mb_option, where)
+from .page import html_target, write_report
 from .render import card_names, cards_json, cards_text, display_order, estimate_text, holding_lines
 
 HELP = (
@@ -319,8 +322,10 @@ def advise(
     no_spade_breaking: NoSpadeBreaking = False,
     tt_mb: Annotated[Optional[float], tt_mb_option(LAYOUT_TT_MB, " per worker")] = None,
     json_out: Annotated[bool, json_option("docs/ADVISE.md")] = False,
+    html: Annotated[Optional[Path], html_option("docs/ADVISE.md \"The page\"")] = None,
 ) -> None:
     runs_on = where(jobs, cluster, cluster_timeout)
+    html_target(html)
     deal = load_for_analysis(file, no_spade_breaking)
     q = sd.question_of(deal, player)             # bad input fails before any work starts
     layouts = q.space.count()
@@ -333,8 +338,10 @@ def advise(
                            time_limit=time_limit, executor=runner,
                            tt_mb=LAYOUT_TT_MB if tt_mb is None else tt_mb,
                            progress=advance, update=update)
+    payload = advice_json(advice, str(file))
+    write_report(html, "advise", payload, deal)
     if json_out:
-        emit_json(advice_json(advice, str(file)))
+        emit_json(payload)
     else:
         console.print(report(advice))
 

@@ -8,6 +8,7 @@ describes the method and the JSON fields.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, List, Optional
 
 import typer
@@ -20,8 +21,9 @@ from dummy_spades.solver.scoring import TRICKS_PER_HAND
 from .bid_report import analysis_json, check_json, render_analysis, render_checks, report
 from .common import emit_json, fail, handle_errors, live_view, load_for_analysis, progress_bar
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Samples, Sampling, Seed, json_option, player_option, precision_option,
-                      sampling_option, time_limit_option, tt_mb_option, where)
+                      Samples, Sampling, Seed, html_option, json_option, player_option,
+                      precision_option, sampling_option, time_limit_option, tt_mb_option, where)
+from .page import html_target, write_report
 
 HELP = (
     "Judge bids by double-dummy simulation: deal the cards the player has not seen at "
@@ -70,6 +72,7 @@ def bid(
         "one (--samples is then a maximum; with --all the time is shared by the players). "
         "The numbers are those of the first n samples of the seed; n is shown.")] = None,
     json_out: Annotated[bool, json_option("docs/BID.md")] = False,
+    html: Annotated[Optional[Path], html_option("docs/BID.md \"The page\"")] = None,
     tt_mb: Annotated[Optional[float], tt_mb_option(LAYOUT_TT_MB, " per worker")] = None,
     precision: Annotated[Optional[float], precision_option(
         "percentage points for chances, points for the score difference",
@@ -93,6 +96,7 @@ def bid(
     if all_players and (player is not None or bid_tricks is not None):
         fail("--all judges every player's own bid; it cannot be combined with --player or --bid")
     runs_on = where(jobs, cluster, cluster_timeout)
+    html_target(html)
     deal = load_for_analysis(file, no_spade_breaking)
     tt_mb = LAYOUT_TT_MB if tt_mb is None else tt_mb
     if all_players:
@@ -103,8 +107,10 @@ def bid(
                                    time_limit=time_limit, sampling=sampling.value,
                                    precision=precision, executor=runner,
                                    controls=not no_control_variates)
+        payload = check_json(checks)
+        write_report(html, "bid", payload, deal)
         if json_out:
-            emit_json(check_json(checks))
+            emit_json(payload)
         else:
             render_checks(checks)
         return
@@ -121,8 +127,10 @@ def bid(
                                time_limit=time_limit, sampling=sampling.value,
                                precision=precision, update=update, executor=runner,
                                controls=not no_control_variates)
+    payload = analysis_json(analysis)
+    write_report(html, "bid", payload, deal)
     if json_out:
-        emit_json(analysis_json(analysis))
+        emit_json(payload)
     else:
         render_analysis(analysis)
 

@@ -58,6 +58,16 @@ def json_option(doc: str = "", help: Optional[str] = None) -> Any:
     return typer.Option("--json", help=text)
 
 
+def html_option(doc: str) -> Any:
+    """``--html PATH``: the report also as one self-contained page (``doc``
+    names the document that describes it); checked by
+    :func:`dummy_spades.cli.page.html_target` before the analysis runs."""
+    return typer.Option(
+        "--html", metavar="PATH", show_default=False,
+        help="Also write the report as one self-contained HTML page at PATH (no network: "
+             f"inline CSS, script and charts; the --json fields drawn for people; {doc}).")
+
+
 def declarer_option(help: str) -> Any:
     """``--declarer NAME``: a player as the declarer (``help`` says of what)."""
     return typer.Option("--declarer", metavar="NAME", show_default=False, help=help)

@@ -1,7 +1,8 @@
 """Rendering helpers shared by the commands: cards with suit symbols (hearts
 and diamonds in red) for Rich, table columns, estimates with their standard
 errors, and the JSON forms of the model's small values (cards are ``"SA"``,
-``"HT"``: suit letter then rank)."""
+``"HT"``: suit letter then rank) and of a whole deal (``show --json``, which
+the HTML pages carry too)."""
 from __future__ import annotations
 
 import math
@@ -16,8 +17,10 @@ from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, fo
 from dummy_spades.solver.auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, legal_bids,
                                          spade_count)
 from dummy_spades.solver.bid.estimates import Estimate
+from dummy_spades.solver.board import Board, Trick
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.scoring import DUMMY, NilBet, PlayerScore, Standing
+from dummy_spades.solver.seating import bidding_order, controller, left_of
 
 from .common import signed
 
@@ -171,3 +174,107 @@ def bidding_note(deal: Deal) -> Optional[str]:
         allowed = legal_bids(bidding, auction, spade_count(deal.hands[nxt])) or ()
         text += f" {nxt} may bid: {allowed_text(allowed)}."
     return text
+
+
+# ------------------------------------------------------------------ the deal as JSON
+POSITIONS = ("bottom", "left", "top", "right")  # clockwise from the bottom
+
+
+def table_layout(deal: Deal) -> Dict[str, str]:
+    """position -> hand name: the declarer's seats clockwise from the bottom,
+    or before the auction is over the dealer at the bottom and the dummy on top."""
+    if deal.declarer is not None:
+        names = deal.seating().names
+    else:
+        names = (deal.dealer, left_of(deal.players, deal.dealer, 1), DUMMY,
+                 left_of(deal.players, deal.dealer, 2))
+    return dict(zip(POSITIONS, names))
+
+
+# ------------------------------------------------------------------ JSON
+def _trick_json(trick: Trick, number: int, names: Tuple[str, ...]) -> Dict[str, object]:
+    out: Dict[str, object] = {
+        "number": number,
+        "leader": names[trick.leader],
+        "cards": [{"hand": names[seat], "card": c} for seat, c in
+                  zip(trick.seats, card_names(trick.cards))],
+    }
+    out["winner"] = names[trick.winner] if trick.is_complete else None
+    return out
+
+
+def _play_json(board: Board) -> Dict[str, object]:
+    names = board.names
+    to_move = board.to_move
+    return {
+        "tricks": [_trick_json(t, i + 1, names) for i, t in enumerate(board.tricks)],
+        "current_trick": _trick_json(board.current_trick, len(board.tricks) + 1, names)
+        if board.trick else None,
+        "tricks_won": dict(zip(names, board.tricks_won)),
+        "declarer_tricks": board.declarer_tricks,
+        "defender_tricks": board.defender_tricks,
+        "spades_broken": board.spades_broken,
+        "complete": board.is_over,
+        "to_move": None if to_move is None else names[to_move],
+        "played_by": None if to_move is None else names[controller(to_move)],
+        "legal": card_names(display_order(board.legal_moves())),
+    }
+
+
+def show_json(deal: Deal) -> Dict[str, object]:
+    """The documented JSON of ``show --json``."""
+    board = deal.board() if deal.declarer is not None else None
+    remaining = dict(zip(board.names, board.hands)) if board else dict(deal.hands)
+    auction = deal.auction
+    out: Dict[str, object] = {
+        "title": deal.title or None,
+        "notes": deal.notes or None,
+        "players": list(deal.players),
+        "dealer": deal.dealer,
+        "bidding_order": list(bidding_order(deal.players, deal.dealer)),
+        "hands": {n: cards_json(m) for n, m in deal.hands.items()},
+        "remaining": {n: cards_json(remaining[n]) for n in deal.hands},
+        "pbn": deal.to_pbn() if deal.declarer is not None else None,
+        "auction": None,
+        "seating": None,
+        "play": None,
+        "rules": {
+            "spade_breaking": deal.rules.breaking,
+            "bag_threshold": deal.rules.scoring.bag_threshold,
+            "bag_penalty": deal.rules.scoring.bag_penalty,
+            "nil_value": deal.rules.scoring.nil_value,
+            "target": deal.rules.scoring.target,
+        },
+        "variant": {
+            "name": deal.variant.name,
+            "bidding": deal.variant.bidding,
+            "label": deal.variant.label,
+            "cards_each": deal.variant.cards_each,
+            "seen": {p: cards_json(m) for p, m in deal.variant.seen.items()},
+            "face_up": cards_json(deal.variant.face_up),
+        },
+        "scores": {p: standing_json(s) for p, s in deal.scores.items()} if deal.scores else None,
+    }
+    if auction is not None:
+        counted = auction.applicable_nils() if auction.is_complete else []
+        out["auction"] = {
+            "bids": [{"player": b.player, "bid": b.tricks, "nil": list(b.nils)} for b in auction.bids],
+            "complete": auction.is_complete,
+            "next_bidder": auction.next_bidder,
+            "declarer": auction.declarer,
+            "defenders": list(auction.defenders),
+            "nils": [nil_json(n, n in counted) for n in
+                     (counted + auction.ignored_nils() if auction.is_complete else [])],
+        }
+    if board is not None:
+        seating = deal.seating()
+        out["seating"] = {
+            "declarer": seating.declarer,
+            "left_defender": seating.defenders[0],
+            "dummy": DUMMY,
+            "right_defender": seating.defenders[1],
+            "play_order": list(seating.names),
+            "opening_leader": seating.opening_leader,
+        }
+        out["play"] = _play_json(board)
+    return out

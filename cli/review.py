@@ -10,6 +10,7 @@ docs/REVIEW.md.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Annotated, Dict, List, Optional
 
 import typer
@@ -31,8 +32,9 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 from .common import (console, emit_json, handle_errors, load_for_analysis, only_with,
                      progress_counter, signed)
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Sampling, Seed, TtMb, exact_limit_option, json_option, samples_option,
-                      sampling_option, time_limit_option, where)
+                      Sampling, Seed, TtMb, exact_limit_option, html_option, json_option,
+                      samples_option, sampling_option, time_limit_option, where)
+from .page import html_target, write_report
 from .render import (add_columns, breaking_text, card_names, card_text, cards_text, display_order,
                      player_json)
 
@@ -355,6 +357,7 @@ def review_command(
     file: DealFile,
     no_spade_breaking: NoSpadeBreaking = False,
     json_out: Annotated[bool, json_option("docs/REVIEW.md")] = False,
+    html: Annotated[Optional[Path], html_option("docs/REVIEW.md \"The page\"")] = None,
     tt_mb: TtMb = None,
     single_dummy: Annotated[bool, typer.Option(
         "--single-dummy",
@@ -392,6 +395,7 @@ def review_command(
               ("samples", "node_budget", "time_limit", "seed", "sampling", "exact_limit", "jobs",
                "cluster", "cluster_timeout"))
     runs_on = where(jobs, cluster, cluster_timeout)
+    html_target(html)
     deal: Deal = load_for_analysis(file, no_spade_breaking)
     solver = make_solver(tt_mb)
     result = review(deal, solver)
@@ -404,8 +408,10 @@ def review_command(
             single = sdr.single_dummy_review(planned, executor=runner, progress=update,
                                              tt_mb=limits.LAYOUT_TT_MB if tt_mb is None else tt_mb,
                                              time_limit=time_limit)
+    payload = review_json(result, str(file), single)
+    write_report(html, "review", payload, deal)
     if json_out:
-        emit_json(review_json(result, str(file), single))
+        emit_json(payload)
     else:
         console.print(render_review(result, single))
 

@@ -9,7 +9,7 @@ auction variant. ``--json`` prints the documented fields (README "JSON output").
 """
 from __future__ import annotations
 
-from typing import Annotated, Dict, List, Optional, Tuple
+from typing import Annotated, Dict, List, Optional
 
 import typer
 from rich.align import Align
@@ -18,120 +18,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from dummy_spades.solver.board import Board, Trick
+from dummy_spades.solver.board import Board
 from dummy_spades.solver.cards import iter_cards
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.scoring import DUMMY
-from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, controller, left_of
+from dummy_spades.solver.seating import DUMMY_SEAT, bidding_order, controller
 
 from .common import console, emit_json, handle_errors
 from .options import DealFile, json_option
-from .render import (bidding_note, card_names, card_text, cards_json, cards_text, display_order,
-                     holding_lines, nil_json, standing_json)
-
-POSITIONS = ("bottom", "left", "top", "right")  # clockwise from the bottom
-
-
-def table_layout(deal: Deal) -> Dict[str, str]:
-    """position -> hand name: the declarer's seats clockwise from the bottom,
-    or before the auction is over the dealer at the bottom and the dummy on top."""
-    if deal.declarer is not None:
-        names = deal.seating().names
-    else:
-        names = (deal.dealer, left_of(deal.players, deal.dealer, 1), DUMMY,
-                 left_of(deal.players, deal.dealer, 2))
-    return dict(zip(POSITIONS, names))
-
-
-# ------------------------------------------------------------------ JSON
-def _trick_json(trick: Trick, number: int, names: Tuple[str, ...]) -> Dict[str, object]:
-    out: Dict[str, object] = {
-        "number": number,
-        "leader": names[trick.leader],
-        "cards": [{"hand": names[seat], "card": c} for seat, c in
-                  zip(trick.seats, card_names(trick.cards))],
-    }
-    out["winner"] = names[trick.winner] if trick.is_complete else None
-    return out
-
-
-def _play_json(board: Board) -> Dict[str, object]:
-    names = board.names
-    to_move = board.to_move
-    return {
-        "tricks": [_trick_json(t, i + 1, names) for i, t in enumerate(board.tricks)],
-        "current_trick": _trick_json(board.current_trick, len(board.tricks) + 1, names)
-        if board.trick else None,
-        "tricks_won": dict(zip(names, board.tricks_won)),
-        "declarer_tricks": board.declarer_tricks,
-        "defender_tricks": board.defender_tricks,
-        "spades_broken": board.spades_broken,
-        "complete": board.is_over,
-        "to_move": None if to_move is None else names[to_move],
-        "played_by": None if to_move is None else names[controller(to_move)],
-        "legal": card_names(display_order(board.legal_moves())),
-    }
-
-
-def show_json(deal: Deal) -> Dict[str, object]:
-    """The documented JSON of ``show --json``."""
-    board = deal.board() if deal.declarer is not None else None
-    remaining = dict(zip(board.names, board.hands)) if board else dict(deal.hands)
-    auction = deal.auction
-    out: Dict[str, object] = {
-        "title": deal.title or None,
-        "notes": deal.notes or None,
-        "players": list(deal.players),
-        "dealer": deal.dealer,
-        "bidding_order": list(bidding_order(deal.players, deal.dealer)),
-        "hands": {n: cards_json(m) for n, m in deal.hands.items()},
-        "remaining": {n: cards_json(remaining[n]) for n in deal.hands},
-        "pbn": deal.to_pbn() if deal.declarer is not None else None,
-        "auction": None,
-        "seating": None,
-        "play": None,
-        "rules": {
-            "spade_breaking": deal.rules.breaking,
-            "bag_threshold": deal.rules.scoring.bag_threshold,
-            "bag_penalty": deal.rules.scoring.bag_penalty,
-            "nil_value": deal.rules.scoring.nil_value,
-            "target": deal.rules.scoring.target,
-        },
-        "variant": {
-            "name": deal.variant.name,
-            "bidding": deal.variant.bidding,
-            "label": deal.variant.label,
-            "cards_each": deal.variant.cards_each,
-            "seen": {p: cards_json(m) for p, m in deal.variant.seen.items()},
-            "face_up": cards_json(deal.variant.face_up),
-        },
-        "scores": {p: standing_json(s) for p, s in deal.scores.items()} if deal.scores else None,
-    }
-    if auction is not None:
-        counted = auction.applicable_nils() if auction.is_complete else []
-        out["auction"] = {
-            "bids": [{"player": b.player, "bid": b.tricks, "nil": list(b.nils)} for b in auction.bids],
-            "complete": auction.is_complete,
-            "next_bidder": auction.next_bidder,
-            "declarer": auction.declarer,
-            "defenders": list(auction.defenders),
-            "nils": [nil_json(n, n in counted) for n in
-                     (counted + auction.ignored_nils() if auction.is_complete else [])],
-        }
-    if board is not None:
-        seating = deal.seating()
-        out["seating"] = {
-            "declarer": seating.declarer,
-            "left_defender": seating.defenders[0],
-            "dummy": DUMMY,
-            "right_defender": seating.defenders[1],
-            "play_order": list(seating.names),
-            "opening_leader": seating.opening_leader,
-        }
-        out["play"] = _play_json(board)
-    return out
-
+from .render import (POSITIONS, bidding_note, card_text, cards_text, display_order, holding_lines,
+                     show_json, table_layout)
 
 # ------------------------------------------------------------------ Rich
 def _hand_panel(deal: Deal, name: str, hand: int, board: Optional[Board]) -> Panel:

@@ -130,7 +130,7 @@ def test_analyses_and_commands_reach_a_solver_only_through_the_contract():
 
 
 # ------------------------------------------------------------------ the commands
-SHARED = {"cli/__init__.py", "cli/common.py", "cli/options.py", "cli/render.py"}
+SHARED = {"cli/__init__.py", "cli/common.py", "cli/options.py", "cli/render.py", "cli/page.py"}
 WIRING = {"cli/app.py", "cli/_commands.py", "cli/__main__.py"}
 
 

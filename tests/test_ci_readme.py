@@ -77,6 +77,18 @@ def test_ci_requires_the_compiled_engine():
     assert f"export {conftest.REQUIRE_ENGINE}=1" in [ln.strip() for ln in script.splitlines()]
 
 
+def test_ci_installs_and_requires_the_browser():
+    """CI installs Chromium and its driver and fails the browser tests
+    instead of skipping them when no browser can be driven."""
+    import test_html_browser
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    lines = [ln.strip() for ln in script.splitlines()]
+    assert f"export {test_html_browser.REQUIRE_BROWSER}=1" in lines
+    install = [ln for ln in lines if "apt-get install" in ln]
+    assert install and {"chromium", "chromium-driver"} <= set(install[0].split())
+    assert lines.index(install[0]) < lines.index(setup_commands()[1])
+
+
 def test_a_required_engine_that_cannot_be_imported_stops_the_run(monkeypatch):
     monkeypatch.setitem(sys.modules, conftest.ENGINE_MODULE, None)  # its import fails
     monkeypatch.delenv(conftest.REQUIRE_ENGINE, raising=False)
@@ -134,10 +146,13 @@ def test_the_usage_section_shows_every_command():
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=[" ".join(p[0][1:3]) for p in PIPELINES])
-def test_usage_example_runs(pipeline):
+def test_usage_example_runs(pipeline, tmp_path):
     given = None   # a pipeline's command reads the one before it
     for args in pipeline:
         args = [str(ROOT / a) if a.startswith(("hands/", "benches/")) else a for a in args[1:]]
+        pages = [tmp_path / args[i + 1] for i, a in enumerate(args[:-1]) if a == "--html"]
+        args = [str(tmp_path / a) if i and args[i - 1] == "--html" else a
+                for i, a in enumerate(args)]
         for i, a in enumerate(args[:-1]):
             if a in CHEAPER:
                 args[i + 1] = CHEAPER[a]
@@ -148,4 +163,5 @@ def test_usage_example_runs(pipeline):
             args += option
         result = CliRunner().invoke(app, args, input=given)
         assert result.exit_code == 0, (args, result.stderr)
+        assert all(p.read_text(encoding="utf-8").startswith("<!DOCTYPE html>") for p in pages)
         given = result.stdout
