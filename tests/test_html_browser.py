@@ -141,7 +141,8 @@ def check_page(driver: Any, page: Path, report: Dict[str, Any]) -> None:
     assert len(visible_cards(driver)) == 52
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
-    assert set(requests_made(driver)) <= {page.as_uri()}
+    requests = requests_made(driver)
+    assert page.as_uri() in requests and set(requests) == {page.as_uri()}   # the log works
 
 
 @pytest.mark.parametrize("deal", PLAYED_DEALS, ids=lambda p: p.stem)
@@ -174,3 +175,25 @@ def test_a_blocked_request_would_show(browser: Any, tmp_path: Path) -> None:
                     encoding="utf-8")
     with pytest.raises(AssertionError):
         check_page(browser, page, report)
+
+
+@pytest.mark.parametrize("args", [
+    ["advise", str(ROOT / "hands" / "mid-play.yaml"), "--jobs", "1"],
+    ["bid", str(ROOT / "hands" / "three-peeky.yaml"), "--player", "Carol", "--samples", "12",
+     "--jobs", "1"],
+], ids=["advise", "bid"])
+def test_advise_and_bid_pages_open_offline(browser: Any, args: List[str], tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    page = tmp_path / f"{args[0]}.html"
+    result = CliRunner().invoke(app, [*args, "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    browser.get_log("browser")
+    browser.get_log("performance")
+    browser.get(page.as_uri())
+    assert len(visible_cards(browser)) == len(browser.find_elements(By.CSS_SELECTOR,
+                                                                    ".table .card"))
+    charts = browser.find_elements(By.CSS_SELECTOR, "svg.chart")
+    assert charts and all(c.is_displayed() and c.size["height"] > 20 for c in charts)
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert set(requests_made(browser)) == {page.as_uri()}
