@@ -187,21 +187,23 @@ def contract_result(board: Board, solver: Solver) -> ContractResult:
     """Double-dummy result for the auction's declarer at the board's position
     (a board of a deal with a complete auction, played from its opening lead)."""
     deal = board.deal
-    if deal is None or deal.auction is None or deal.declarer is None:
+    auction = None if deal is None else deal.auction
+    if deal is None or auction is None or auction.declarer is None:
         raise AnalysisError("the auction is not complete, so there is no declarer to solve for",
                             field="auction", expected="three bids")
-    if board.names[0] != deal.declarer:
-        raise AnalysisError(f"{board.names[0]} declares on the board, {deal.declarer} in the auction",
-                            field="auction", expected="a board with the auction's declarer")
+    if board.names[0] != auction.declarer:
+        raise AnalysisError(f"{board.names[0]} declares on the board, {auction.declarer} in the "
+                            "auction", field="auction", expected="a board with the auction's declarer")
     board.check_not_over(AnalysisError)
     seating = board.seating
     declarer_tricks = dd_side_tricks(board, DECLARER_SIDE, solver)
-    bets = deal.auction.applicable_nils()
+    bets = auction.applicable_nils()
     nils = tuple(nil_outcome(board, bet, solver) for bet in bets)
     hand_tricks = {n.hand: n.scoring_tricks for n in nils}
     low, high, basis = scoring_range(declarer_tricks, nils)
-    result = HandResult.build(deal, low, hand_tricks, bets)
-    result_high = HandResult.build(deal, high, hand_tricks, bets) if high != low else None
+    scoring = board.rules.scoring
+    result = HandResult.build(deal, low, hand_tricks, bets, scoring)
+    result_high = HandResult.build(deal, high, hand_tricks, bets, scoring) if high != low else None
     points = {(r.bidder, r.hand): r.points for s in result.scores for r in s.nils}
     nils = tuple(replace(n, points=points[(n.bidder, n.hand)]) for n in nils)
     seat = board.to_move

@@ -3,8 +3,10 @@
 A :class:`Board` is one mutable play on an immutable deal. It knows the
 seating (:attr:`Board.names`: the hand names by play seat), the rules, the
 trick in progress, the completed tricks and the tricks won by each seat and
-side, who is to move and who chooses (the declarer for the dummy); with its
-deal it scores itself (:meth:`Board.score`).
+side, who is to move and who chooses (the declarer for the dummy), what
+everyone has seen of the play (:meth:`Board.open_play`); with its deal's
+auction it scores itself (:meth:`Board.score`, by
+:func:`solver.hand_result.hand_result`).
 
 >>> board = deal.board()                 # after the deal's played cards
 >>> board.legal_moves()                  # card ints, ascending
@@ -14,12 +16,15 @@ deal it scores itself (:meth:`Board.score`).
 The play is a stack of :class:`~solver.position.Position` values: a card
 moves it on by :meth:`Position.play <solver.position.Position.play>`
 (legality and trick winners from :mod:`solver.rules` only), :meth:`Board.pop`
-takes it back, :meth:`Board.copy` copies the stacks (it never replays).
+takes it back, :meth:`Board.copy` copies the stacks (it never replays),
+:meth:`Board.frozen` freezes them into a :class:`Play` and
+:meth:`Board.resume` makes a board of one again.
 
 Where a board comes from:
 
 * :meth:`Deal.board <solver.deal.Deal.board>`: after the deal's played cards
-  (the deal replays them once, when it is built: loading a file);
+  (the deal replays them once, when it is built: loading a file, and keeps
+  the :class:`Play`);
 * :meth:`Deal.opening_board <solver.deal.Deal.opening_board>`: the opening
   lead for any declarer (the DD table, what-if declarers);
 * :meth:`Board.opening`: the opening lead of a layout given by hand name
@@ -29,21 +34,21 @@ Where a board comes from:
 
 Seats are the play seats of :mod:`solver.seating` (0 declarer, 1 left
 defender, 2 dummy, 3 right defender). The hands are checked by
-:func:`solver.cards.check_hands`, the one check of a set of hands.
+:func:`solver.cards.check_hands`, the one check of a set of hands. A deal
+builds its boards and the board reads only what scoring needs of it (a
+:class:`~solver.hand_result.ScoredTable`): this module imports no deal.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple
 
-from .cards import SUIT_NAMES, format_card, iter_cards, suit_of
+from .cards import SPADES, SUIT_NAMES, SUITS, format_card, iter_cards, suit_of
 from .errors import DealError, IllegalPlayError
+from .hand_result import HandResult, ScoredTable, hand_result
 from .position import Position, check_position
 from .rules import DEFAULT_DEAL_RULES, Rules, trick_winner
 from .seating import (DECLARER_SIDE, DEFENDER_SIDE, ROLES, Seating, controller)
-
-if TYPE_CHECKING:  # a deal builds its boards; the board only reads it
-    from .deal import Deal, HandResult
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,35 @@ class Trick:
         return " ".join(format_card(c) for c in self.cards)
 
 
+class Play(NamedTuple):
+    """A board's play frozen (:meth:`Board.frozen`): the position before each
+    card and the one now, the tricks completed, the cards played, the tricks
+    each seat has won and had won at the start. What a deal keeps of the one
+    replay of its played cards; :meth:`Board.resume` makes a board of it."""
+
+    positions: Tuple[Position, ...]
+    tricks: Tuple[Trick, ...]
+    moves: Tuple[int, ...]
+    won: Tuple[int, int, int, int]
+    won_at_start: Tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class OpenPlay:
+    """What everyone at the table has seen of a board's play, and no card
+    still held (:meth:`Board.open_play`): each card played with the seat
+    that played it, the completed tricks won by seat, the seat that led the
+    trick in progress and its cards, whether spades are broken, and by seat
+    the suits the play has shown it not to hold, ascending."""
+
+    plays: Tuple[Tuple[int, int], ...]
+    won: Tuple[int, int, int, int]
+    leader: int
+    trick: Tuple[int, ...]
+    spades_broken: bool
+    voids: Tuple[Tuple[int, ...], ...]
+
+
 class Board:
     """A deal in play: the seating, the rules and a stack of positions.
 
@@ -78,12 +112,13 @@ class Board:
     from ``rules``); ``names``: the hand names by play seat; ``rules``: the
     rule settings (default: the deal's, else the start's breaking switch
     with the default scoring); ``deal``: the deal the board plays, for its
-    auction, scoring rules and running scores; ``won``: the tricks each seat
-    had already won at ``start``. Prefer the constructors (module docstring).
+    players, auction and running scores (the rules are the board's);
+    ``won``: the tricks each seat had already won at ``start``. Prefer the
+    constructors (module docstring).
     """
 
     def __init__(self, start: Position, names: Sequence[str] = ROLES,
-                 rules: Optional[Rules] = None, deal: Optional["Deal"] = None,
+                 rules: Optional[Rules] = None, deal: Optional[ScoredTable] = None,
                  won: Sequence[int] = (0, 0, 0, 0)) -> None:
         if rules is None:
             rules = deal.rules if deal is not None else Rules(bool(start.breaking))
@@ -109,7 +144,7 @@ class Board:
     # ------------------------------------------------------------ constructors
     @classmethod
     def opening(cls, seating: Seating, hands: Mapping[str, int], rules: Rules = DEFAULT_DEAL_RULES,
-                deal: Optional["Deal"] = None) -> "Board":
+                deal: Optional[ScoredTable] = None) -> "Board":
         """The opening lead of the layout ``hands`` (hand name -> cards) with
         ``seating`` (its declarer and opening leader)."""
         names = seating.names
@@ -119,7 +154,7 @@ class Board:
 
     @classmethod
     def at(cls, position: Position, names: Sequence[str] = ROLES, rules: Optional[Rules] = None,
-           won: Sequence[int] = (0, 0, 0, 0), deal: Optional["Deal"] = None) -> "Board":
+           won: Sequence[int] = (0, 0, 0, 0), deal: Optional[ScoredTable] = None) -> "Board":
         """A board from any position (a trick may be in progress), with the
         tricks each seat ``won`` before it. ``deal`` (if given) supplies the
         auction, the scoring rules and the running scores; its hands are not
@@ -136,15 +171,29 @@ class Board:
         new._won = self._won.copy()
         return new
 
+    def frozen(self) -> Play:
+        """The play so far as an immutable value (the stacks copied)."""
+        return Play(tuple(self._positions), tuple(self._tricks), tuple(self._moves),
+                    self.tricks_won, self._won_at_start)
+
+    @classmethod
+    def resume(cls, play: Play, names: Sequence[str], rules: Rules,
+               deal: Optional[ScoredTable] = None) -> "Board":
+        """A board at the end of ``play`` (:meth:`frozen` gave it), played
+        with ``names`` and ``rules``: the stacks copied, nothing replayed."""
+        board = cls(play.positions[0], names, rules, deal, play.won_at_start)
+        board._positions = list(play.positions)
+        board._tricks = list(play.tricks)
+        board._moves = list(play.moves)
+        board._won = list(play.won)
+        return board
+
     def with_rules(self, rules: Rules) -> "Board":
-        """The same play under other rules (its deal's rules changed alike).
-        Raises :class:`IllegalPlayError` if a card played is not legal under
-        them. Nothing is replayed: each card is checked at the position it
-        was played from."""
+        """The same play under other rules. Raises :class:`IllegalPlayError`
+        if a card played is not legal under them. Nothing is replayed: each
+        card is checked at the position it was played from."""
         new = self.copy()
         new.rules = rules
-        if self.deal is not None and self.deal.rules != rules:
-            new.deal = replace(self.deal, rules=rules, played=())
         new._positions = [p._replace(breaking=rules.breaking) for p in self._positions]
         new.start = new._positions[0]
         for i, card in enumerate(self._moves):
@@ -244,6 +293,24 @@ class Board:
         """Completed tricks won by each hand, by name."""
         return dict(zip(self.names, self._won))
 
+    def open_play(self) -> OpenPlay:
+        """What everyone has seen of the play, read from the stacks: the voids
+        shown are the suit led where a seat did not follow, and every suit but
+        spades where it led a spade unbroken under the breaking rule."""
+        voids: List[Set[int]] = [set(), set(), set(), set()]
+        plays = []
+        for before, card in zip(self._positions, self._moves):
+            seat = before.to_move
+            plays.append((seat, card))
+            if not before.trick:
+                if before.breaking and not before.spades_broken and suit_of(card) == SPADES:
+                    voids[seat].update(s for s in SUITS if s != SPADES)
+            elif suit_of(card) != suit_of(before.trick[0]):
+                voids[seat].add(suit_of(before.trick[0]))
+        now = self.position
+        return OpenPlay(tuple(plays), self.tricks_won, now.leader, now.trick, now.spades_broken,
+                        tuple(tuple(sorted(v)) for v in voids))
+
     @property
     def tricks_left(self) -> int:
         """Tricks not yet complete (the one in progress included)."""
@@ -332,30 +399,20 @@ class Board:
 
     # ------------------------------------------------------------------ scoring
     def score(self, declarer_tricks: Optional[int] = None,
-              hand_tricks: Optional[Mapping[str, int]] = None) -> "HandResult":
-        """The hand's score (see :meth:`Deal.score <solver.deal.Deal.score>`):
-        from the tricks won when the hand is over, else from the trick totals
-        given, which must fit the tricks won so far."""
+              hand_tricks: Optional[Mapping[str, int]] = None) -> HandResult:
+        """The hand's score under the board's rules (see :meth:`Deal.score
+        <solver.deal.Deal.score>`): from the tricks won when the hand is
+        over, else from the trick totals given, which must fit the tricks
+        won so far."""
         if self.deal is None:
             raise DealError("a board without a deal has no auction to score",
                             field="auction", expected="a board of a deal")
-        return self.deal.hand_result(self.won_by_name(), self.tricks_left, self.is_over,
-                                     declarer_tricks, hand_tricks, self.seating)
-
-    def to_deal(self) -> "Deal":
-        """The deal with this board's rules and cards played: what a file
-        saved from here holds (for a board played from its deal's opening
-        lead; the played cards are checked as the deal checks them)."""
-        deal = self.deal
-        if deal is None or self._won_at_start != (0, 0, 0, 0) or self.start != Board.opening(
-                deal.seating(self.names[0]), deal.hands, self.rules).start:
-            raise DealError("only a board played from its deal's opening lead makes a deal",
-                            field="played")
-        return replace(deal, rules=self.rules, played=self.moves)
+        return hand_result(self.deal, self.rules.scoring, self.seating, self.won_by_name(),
+                           self.tricks_left, declarer_tricks, hand_tricks)
 
     def __repr__(self) -> str:
         return (f"Board(start={self.start!r}, names={self.names!r}, rules={self.rules!r}, "
                 f"won={tuple(self._won)!r}, moves={self.moves!r})")
 
 
-__all__ = ["Board", "Trick"]
+__all__ = ["Board", "OpenPlay", "Play", "Trick"]

@@ -9,61 +9,29 @@ ask: the seating for any declarer, the board (:class:`~solver.board.Board`)
 at the opening lead or after the played cards, the hand's score.
 
 A deal with played cards replays them once, when it is built (they are
-checked card by card), and keeps that board: :meth:`Deal.board` hands out
-copies of it.
+checked card by card), and keeps that play frozen (a :class:`~solver.board.Play`):
+:meth:`Deal.board` resumes a board from it. The deal builds its boards; a
+board reads back only what scoring needs (:mod:`solver.hand_result`).
 """
 from __future__ import annotations
 
 import copy
 import re
 from dataclasses import dataclass, field, replace
-from typing import (Any, Dict, Iterable, Iterator, Mapping, Optional, Protocol, Sequence, Tuple,
-                    TypeVar, Union)
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from .auction import BIDDING_RULES, MIRROR, STANDARD, Auction, check_auction, spade_count
-from .board import Board
+from .board import Board, Play
 from .cards import (CardError, check_hands, format_card, format_cards, format_hand, iter_cards,
                     parse_card, parse_hand)
 from .cards import count as popcount
 from .errors import DealError, IllegalPlayError
+from .frozen_map import FrozenMap
+from .hand_result import HandResult, ScoredTable, check_trick_totals
 from .pbn import format_pbn_deal, parse_pbn_deal
 from .rules import DEFAULT_DEAL_RULES, Rules
-from .scoring import (DUMMY, TRICKS_PER_HAND, Ledger, LedgerEntry, NilBet, PlayerScore, Standing,
-                      score_hand)
-from .seating import (DECLARER_SIDE, DEFENDER_SIDE, Seating, check_table, play_seating,
-                      side_of)
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class FrozenMap(Mapping[K, V]):
-    """An immutable, hashable mapping that keeps insertion order; ``repr``
-    is ``FrozenMap({...})``."""
-
-    __slots__ = ("_data",)
-
-    def __init__(self, data: Union[Mapping[K, V], Iterable[Tuple[K, V]]] = ()) -> None:
-        self._data: Dict[K, V] = dict(data)
-
-    def __getitem__(self, key: K) -> V:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator[K]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __hash__(self) -> int:
-        return hash(tuple(self._data.items()))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mapping) and dict(self._data) == dict(other)
-
-    def __repr__(self) -> str:
-        return f"FrozenMap({self._data!r})"
-
+from .scoring import DUMMY, TRICKS_PER_HAND, Standing
+from .seating import Seating, check_table, play_seating
 
 # ----------------------------------------------------------------- variant
 VARIANT_CARDS = {"no-peeky": 0, "three-peeky": 3, "four-peeky": 4,
@@ -252,7 +220,7 @@ class Deal:
     variant: Variant = Variant()
     title: str = ""
     notes: str = ""
-    _played_board: Optional[Board] = field(default=None, init=False, repr=False, compare=False)
+    _play: Optional[Play] = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         players = check_table(self.players, self.dealer)
@@ -269,7 +237,7 @@ class Deal:
             if mask & ~self.hands[DUMMY]:
                 raise DealError(f"{format_cards(mask & ~self.hands[DUMMY])} not in the dummy",
                                 field=f"variant.seen.{player}", expected="cards of the dummy's hand")
-        object.__setattr__(self, "_played_board", self._replay() if self.played else None)
+        object.__setattr__(self, "_play", self._replay().frozen() if self.played else None)
 
     # ------------------------------------------------------------ validation
     def _check_hands(self) -> None:
@@ -343,13 +311,22 @@ class Deal:
 
     def board(self, declarer: Optional[str] = None) -> Board:
         """The board after the ``played`` cards (they need the auction's
-        declarer): a copy of the one the deal built when it checked them."""
-        if self._played_board is None:
+        declarer): resumed from the play the deal kept when it checked them."""
+        if self._play is None:
             return self.opening_board(declarer)
         if declarer not in (None, self.declarer):
             raise DealError(f"the played cards were played with {self.declarer} as declarer, "
                             f"not {declarer}", field="played")
-        return self._played_board.copy()
+        return Board.resume(self._play, self.seating().names, self.rules, self)
+
+    def played_from_opening(self, board: Board) -> bool:
+        """Is ``board`` played from this deal's opening lead, with its
+        declarer ``board.names[0]`` (under any spade-breaking rule)?"""
+        if board.names[0] not in self.players or sum(board.tricks_won) != len(board.tricks):
+            return False
+        opening = self.opening_board(board.names[0])
+        return board.names == opening.names and \
+            board.start == opening.start._replace(breaking=board.rules.breaking)
 
     def _replay(self) -> Board:
         """The board after the played cards, each checked (the one replay)."""
@@ -401,37 +378,16 @@ class Deal:
                             field="auction", expected="three bids")
         return self.board().score(declarer_tricks, hand_tricks)
 
-    def hand_result(self, won: Mapping[str, int], tricks_left: int, over: bool,
-                    declarer_tricks: Optional[int], hand_tricks: Optional[Mapping[str, int]],
-                    seating: Seating) -> "HandResult":
-        """The score of a board of this deal (:meth:`Board.score
-        <solver.board.Board.score>`): ``won`` by hand name, ``tricks_left``,
-        ``over`` (all 13 tricks played), and the trick totals given, if any."""
-        if self.auction is None or self.declarer is None:
-            raise DealError("the hand cannot be scored before the auction is complete",
-                            field="auction", expected="three bids")
-        nils = self.auction.applicable_nils()
-        given = dict(hand_tricks or {})
-        if over:
-            if declarer_tricks is not None or given:
-                raise DealError("all 13 tricks are played, so the trick totals come from the play",
-                                field="declarer_tricks" if declarer_tricks is not None else "hand_tricks",
-                                expected="no trick totals given")
-            side = sum(won[n] for i, n in enumerate(seating.names) if side_of(i) == DECLARER_SIDE)
-            return HandResult.build(self, side, won, nils)
-        if declarer_tricks is None:
-            played = TRICKS_PER_HAND - tricks_left
-            raise DealError(f"only {played} of 13 tricks are played", field="played",
-                            expected="the declarer side's trick total for the hand")
-        check_trick_totals(seating, won, tricks_left, declarer_tricks, given)
-        missing = sorted({b.hand for b in nils} - set(given))
-        if missing:
-            raise DealError(f"the tricks of {', '.join(missing)} are not known",
-                            field="hand_tricks",
-                            expected="the tricks of every hand under a nil bet that counts")
-        return HandResult.build(self, declarer_tricks, given, nils)
-
     # -------------------------------------------------------------- changing
+    def with_play(self, board: Board) -> "Deal":
+        """The deal with ``board``'s rules and cards played: what a file saved
+        from it holds (a board played from the deal's opening lead, its
+        cards checked as loading checks them)."""
+        if not self.played_from_opening(board):
+            raise DealError("only a board played from its deal's opening lead makes a deal",
+                            field="played")
+        return replace(self, rules=board.rules, played=board.moves)
+
     def with_played(self, cards: Sequence[Union[int, str]]) -> "Deal":
         """The deal with other cards played (checked: a replay, as loading a file)."""
         return replace(self, played=_as_cards(cards))
@@ -443,13 +399,12 @@ class Deal:
             return self
         new = copy.copy(self)
         object.__setattr__(new, "rules", rules)
-        if self._played_board is not None:
+        if self._play is not None:
             try:
-                board = self._played_board.with_rules(rules)
+                play = self.board().with_rules(rules).frozen()
             except IllegalPlayError:
                 return replace(self, rules=rules)   # the replay says where, as loading does
-            board.deal = new
-            object.__setattr__(new, "_played_board", board)
+            object.__setattr__(new, "_play", play)
         return new
 
     def __repr__(self) -> str:
@@ -470,105 +425,6 @@ class Deal:
         if self.notes:
             parts.append(f"notes={self.notes!r}")
         return f"Deal({', '.join(parts)})"
-
-
-def check_trick_totals(seating: Seating, won: Mapping[str, int], tricks_left: int,
-                       declarer_tricks: int, hand_tricks: Mapping[str, int]) -> None:
-    """Check trick totals given for a hand against the tricks already won
-    (``won`` by hand name) with ``tricks_left`` still to play."""
-    side_won = sum(won[n] for i, n in enumerate(seating.names) if side_of(i) == DECLARER_SIDE)
-    if not side_won <= declarer_tricks <= side_won + tricks_left:
-        raise DealError(f"declarer-side tricks {declarer_tricks} cannot happen",
-                        field="declarer_tricks",
-                        expected=f"{side_won} to {side_won + tricks_left} "
-                                 f"({side_won} won so far, {tricks_left} to play)")
-    totals = {DECLARER_SIDE: declarer_tricks, DEFENDER_SIDE: TRICKS_PER_HAND - declarer_tricks}
-    for side, total in totals.items():
-        hands = [n for i, n in enumerate(seating.names) if side_of(i) == side]
-        for name in hands:
-            if name not in hand_tricks:
-                continue
-            t = hand_tricks[name]
-            others = sum(won[o] for o in hands if o != name)
-            if isinstance(t, bool) or not isinstance(t, int) or not won[name] <= t <= total - others:
-                raise DealError(f"{name} cannot take {t!r} tricks", field=f"hand_tricks.{name}",
-                                expected=f"{won[name]} to {total - others} "
-                                         f"(their side takes {total})")
-        if all(n in hand_tricks for n in hands) and sum(hand_tricks[n] for n in hands) != total:
-            raise DealError(f"{' + '.join(hands)} take {sum(hand_tricks[n] for n in hands)} tricks "
-                            f"but their side takes {total}", field="hand_tricks",
-                            expected=f"tricks adding up to {total}")
-    unknown = set(hand_tricks) - set(seating.names)
-    if unknown:
-        name = sorted(unknown)[0]
-        raise DealError(f"unknown hand {name!r}", field=f"hand_tricks.{name}",
-                        expected=f"one of {', '.join(seating.names)}")
-
-
-class ScoredTable(Protocol):
-    """What scoring a hand reads: a :class:`Deal`, or a player's
-    :class:`~solver.knowledge.Knowledge` of the play (no hand needed)."""
-
-    @property
-    def players(self) -> Tuple[str, str, str]: ...
-
-    @property
-    def auction(self) -> Optional[Auction]: ...
-
-    @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def scores(self) -> Optional[Mapping[str, Standing]]: ...
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """The score of one hand: per player scores (in ``players`` order), the
-    nil bets that counted and those ignored, and with running scores the
-    ledger entries and the winner (if any)."""
-
-    declarer: str
-    declarer_tricks: int
-    hand_tricks: FrozenMap[str, int]
-    scores: Tuple[PlayerScore, ...]
-    ignored_nils: Tuple[NilBet, ...] = ()
-    ledger: Optional[Tuple[LedgerEntry, ...]] = None
-    winner: Optional[str] = None
-
-    @property
-    def defender_tricks(self) -> int:
-        return TRICKS_PER_HAND - self.declarer_tricks
-
-    @property
-    def points_after(self) -> Dict[str, int]:
-        """Each player's points after the hand, what players are ranked by:
-        the running total with running scores, else the hand's points."""
-        if self.ledger is not None:
-            return {e.player: e.after.points for e in self.ledger}
-        return {s.player: s.points for s in self.scores}
-
-    def score_of(self, player: str) -> PlayerScore:
-        for s in self.scores:
-            if s.player == player:
-                return s
-        raise KeyError(player)
-
-    @classmethod
-    def build(cls, deal: ScoredTable, declarer_tricks: int, hand_tricks: Mapping[str, int],
-              nils: Sequence[NilBet]) -> "HandResult":
-        auction = deal.auction
-        assert auction is not None and auction.declarer is not None
-        by_player = score_hand(auction.tricks_bid, auction.declarer, declarer_tricks, nils,
-                               hand_tricks, deal.rules.scoring)
-        scores = tuple(by_player[p] for p in deal.players)
-        ledger = winner = None
-        if deal.scores is not None:
-            book = Ledger(deal.players, deal.rules.scoring, dict(deal.scores))
-            ledger = book.record(by_player)
-            winner = book.winner()
-        return cls(auction.declarer, declarer_tricks, FrozenMap(hand_tricks), scores,
-                   tuple(auction.ignored_nils()), ledger, winner)
 
 
 __all__ = ["DEFAULT_DEAL_RULES", "VARIANT_CARDS", "VARIANT_FORMS", "Deal", "FrozenMap", "HandResult",

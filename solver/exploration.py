@@ -233,7 +233,7 @@ class Exploration:
 
     def deal_now(self) -> Deal:
         """The deal with the current cards played and rule (what ``save`` writes)."""
-        return self.board.to_deal()
+        return self.deal.with_play(self.board)
 
     def known_values(self) -> Optional[CardAnalysis]:
         """The current position's card values if computed (never computes)."""

@@ -52,8 +52,10 @@ from .auction import (MIRROR, STANDARD, Auction, Bid, auction_winner, check_bid,
 from .board import Board
 from .cards import (FULL_DECK, SPADES, SUIT_MASK, SUITS, format_cards, suit_of)
 from .cards import count as popcount
-from .deal import Deal, FrozenMap, HandResult, parse_variant
+from .deal import Deal, parse_variant
 from .errors import DealError
+from .frozen_map import FrozenMap
+from .hand_result import HandResult
 from .position import Position
 from .rules import DEFAULT_DEAL_RULES, Rules, breaks_spades, trick_winner
 from .scoring import DUMMY, TRICKS_PER_HAND, NilBet, Standing
@@ -224,14 +226,13 @@ class Knowledge:
         board of a deal with a complete auction, played from its opening
         lead, with the auction's declarer)."""
         deal = board.deal
-        if deal is None or deal.auction is None or deal.declarer is None:
+        if not isinstance(deal, Deal) or deal.auction is None or deal.declarer is None:
             raise KnowledgeError("a player's view of the play needs the deal's complete auction",
                                  field="auction", expected="three bids")
         if player not in deal.players:
             raise KnowledgeError(f"unknown player {player!r}", field="player",
                                  expected=f"one of {', '.join(deal.players)}")
-        if board.names != deal.seating().names or \
-                board.start != deal.opening_board().start._replace(breaking=board.rules.breaking):
+        if board.names[0] != deal.declarer or not deal.played_from_opening(board):
             raise KnowledgeError("the board is not played from its deal's opening lead with the "
                                  "auction's declarer", field="played")
         # the dummy is faced after the opening lead (docs/RULES.md "Seating for the play")

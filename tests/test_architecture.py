@@ -3,7 +3,7 @@ file it names exists; every module of solver/ and cli/ is on a floor and
 imports only from its own floor and the floors below; the analyses and the
 commands reach a solver only through the contract; a command imports no
 other command's module; no command-line option is declared twice; no
-module is longer than MAX_MODULE_LINES."""
+module is longer than MAX_MODULE_LINES; the import graph has no circle."""
 import ast
 import functools
 import re
@@ -186,3 +186,53 @@ def test_no_module_is_longer_than_the_limit():
     assert lines and max(lines.values()) > MAX_MODULE_LINES // 2
     over = {rel: n for rel, n in lines.items() if n > MAX_MODULE_LINES}
     assert set(over) <= OVER_MAX, over
+
+
+# ------------------------------------------------------------------ cycles
+def import_cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """Every circle of ``graph`` (file -> the files it imports): its strongly
+    connected parts of two files or more, or a file that imports itself;
+    each sorted, the list sorted (Tarjan's algorithm)."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    cycles: List[List[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1 or node in graph.get(node, ()):
+                cycles.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def test_the_import_graph_has_no_circle():
+    """No module of solver/ or cli/ imports, lazily or not (type-checking
+    imports included), a module that imports it back, however far round."""
+    graph = {p.relative_to(ROOT).as_posix(): {t for t in imports(p) if t is not None}
+             for p in SOURCES}
+    assert sum(len(targets) for targets in graph.values()) > len(graph)
+    assert import_cycles(graph) == []
+
+
+def test_the_circle_check_sees_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
+    assert import_cycles(graph) == [["a", "b", "c"], ["e"]]
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []

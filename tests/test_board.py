@@ -135,7 +135,7 @@ class TestBoard:
         b.pop()
         b.push(C("HA"))
         on = b.with_rules(Rules(breaking=True))
-        assert on.rules.breaking and on.deal.rules.breaking and on.position.breaking
+        assert on.rules.breaking and on.deal is d and on.position.breaking
         assert on.moves == b.moves and not b.position.breaking
 
     def test_a_deal_under_other_rules_keeps_its_played_cards(self):
@@ -143,6 +143,7 @@ class TestBoard:
         off = d.with_rules(Rules(breaking=False))
         assert off.rules.breaking is False and off.board().moves == d.board().moves
         assert off.board().deal is off and not off.board().position.breaking
+        assert off.board().frozen() == off.board().frozen() and off.board() is not off.board()
         assert d.with_rules(d.rules) is d
 
     def test_the_board_scores_itself(self):
@@ -159,10 +160,12 @@ class TestBoard:
         with pytest.raises(DealError, match="no auction"):
             Board.at(start.position).score(8)
 
-    def test_to_deal_round_trip(self):
+    def test_a_deal_takes_a_boards_play(self):
         d = worked_deal("5", "6", "7")
         b = d.opening_board()
         b.push(C("HA"))
-        assert b.to_deal() == worked_deal("5", "6", "7", played=("HA",))
+        assert d.with_play(b) == worked_deal("5", "6", "7", played=("HA",))
         with pytest.raises(DealError):
-            Board.at(b.position, b.names, deal=d).to_deal()
+            d.with_play(Board.at(b.position, b.names, deal=d))
+        with pytest.raises(DealError):
+            d.with_play(Board.at(d.opening_board().position, deal=d))

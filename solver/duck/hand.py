@@ -44,7 +44,7 @@ def duck_board(deal: Deal) -> Board:
 
 def deal_of(at: Board) -> Deal:
     """The deal of a duck board (:func:`duck_board` gives one)."""
-    assert at.deal is not None
+    assert isinstance(at.deal, Deal)
     return at.deal
 
 
