@@ -12,11 +12,12 @@ opening lead on everyone sees all of it (the declarer then sees both of
 their hands). Who saw which dummy cards in the auction stays known: under
 flip-N the cards turned face up (``face_up``) were seen by every bidder;
 the peeks of three/four-peeky are private, so the player knows only their
-own. Which hand played each card, the tricks, who won them and who
-is to play follow from the cards in order (the rules of docs/RULES.md
-"Play"); so do the voids the play has shown: a hand that did not follow
-suit holds none of the suit led, and a spade led before spades were broken,
-with the breaking rule on, shows a hand of nothing but spades.
+own. Which hand played each card, the tricks, who won them, who is to
+play and the voids the play has shown (a hand that did not follow suit
+holds none of the suit led, and a spade led before spades were broken, with
+the breaking rule on, shows a hand of nothing but spades) are read from the
+board (:meth:`Board.open_play <solver.board.Board.open_play>`): what
+everyone at the table has seen, nothing replayed here.
 
 A knowledge holds no hidden card: it is built from the player's view only,
 and two deals that differ only in what the player cannot see give equal
@@ -49,15 +50,15 @@ from typing import Dict, List, Mapping, Optional, Tuple, cast
 
 from .auction import (MIRROR, STANDARD, Auction, Bid, auction_winner, check_bid, legal_bids,
                       spade_count)
-from .board import Board
-from .cards import (FULL_DECK, SPADES, SUIT_MASK, SUITS, format_cards, suit_of)
+from .board import Board, OpenPlay
+from .cards import FULL_DECK, SPADES, SUIT_MASK, format_cards
 from .cards import count as popcount
 from .deal import Deal, parse_variant
 from .errors import DealError
 from .frozen_map import FrozenMap
 from .hand_result import HandResult
 from .position import Position
-from .rules import DEFAULT_DEAL_RULES, Rules, breaks_spades, trick_winner
+from .rules import DEFAULT_DEAL_RULES, Rules
 from .scoring import DUMMY, TRICKS_PER_HAND, NilBet, Standing
 from .seating import (ROLES, Seating, bidding_order, controller, first_bidder, left_of)
 
@@ -65,22 +66,6 @@ from .seating import (ROLES, Seating, bidding_order, controller, first_bidder, l
 class KnowledgeError(DealError):
     """A player's knowledge that cannot be built (unknown player, bids out of
     turn, cards that contradict each other)."""
-
-
-#: Suits other than spades, as a suit mask: the voids a spade lead before spades are broken shows.
-_NOT_SPADES = tuple(s for s in SUITS if s != SPADES)
-
-
-@dataclass(frozen=True)
-class _Play:
-    """The visible play worked out from the cards in order (no hidden card)."""
-
-    plays: Tuple[Tuple[int, int], ...]       # (seat, card) in order
-    won: Tuple[int, int, int, int]           # completed tricks won by seat
-    leader: int                              # the seat that led the trick in progress
-    trick: Tuple[int, ...]                   # its cards
-    spades_broken: bool
-    voids: Tuple[Tuple[int, ...], ...]       # by seat: suits shown void, ascending
 
 
 @dataclass(frozen=True)
@@ -95,8 +80,9 @@ class Knowledge:
     player's turn, in bidding order; in the play all three. ``variant``:
     the variant's label; ``bidding``: its bidding rules. ``standing``: the
     player's running score and bags, if known; ``scores``: every player's.
-    ``rules``: the deal's rule settings. ``played``: in the play, every
-    card played from the opening lead, in order.
+    ``rules``: the deal's rule settings. ``play``: in the play, what
+    everyone has seen of it from the opening lead (every card played in
+    order, with its seat, the tricks, the voids shown), read from a board.
     """
 
     player: str
@@ -109,7 +95,7 @@ class Knowledge:
     standing: Optional[Standing] = None
     rules: Rules = DEFAULT_DEAL_RULES
     bidding: str = STANDARD
-    played: Tuple[int, ...] = ()
+    play: Optional[OpenPlay] = None
     scores: Optional[FrozenMap[str, Standing]] = None
     face_up: int = 0
 
@@ -118,7 +104,6 @@ class Knowledge:
         auction = Auction(players, self.dealer, tuple(self.bids))  # validates
         object.__setattr__(self, "players", auction.players)
         object.__setattr__(self, "bids", auction.bids)
-        object.__setattr__(self, "played", tuple(int(c) for c in self.played))
         if self.scores is not None:
             object.__setattr__(self, "scores", FrozenMap(self.scores))
         if self.player not in self.players:
@@ -184,7 +169,7 @@ class Knowledge:
                                  expected="each card played at most once")
         names = self.seating.names
         dummy_known = popcount(self.dummy_seen) == TRICKS_PER_HAND
-        for i, (seat, card) in enumerate(self._play.plays):
+        for i, (seat, card) in enumerate(self._seen.plays):
             name = names[seat]
             mine = bool(self.hand >> card & 1)
             dummy = bool(self.dummy_seen >> card & 1)
@@ -218,7 +203,7 @@ class Knowledge:
                                           f"{order[len(auction.bids)]}")
         if position == len(auction.bids) == 3:
             raise KnowledgeError("the auction is complete", field="player")  # pragma: no cover
-        return cls._of(deal, player, auction.bids[:position], 0, ())
+        return cls._of(deal, player, auction.bids[:position], 0, None)
 
     @classmethod
     def from_board(cls, board: Board, player: str) -> "Knowledge":
@@ -237,15 +222,15 @@ class Knowledge:
                                  "auction's declarer", field="played")
         # the dummy is faced after the opening lead (docs/RULES.md "Seating for the play")
         seen = deal.dummy if board.moves else deal.variant.known_to(player)
-        return cls._of(deal, player, deal.auction.bids, seen, board.moves, board.rules)
+        return cls._of(deal, player, deal.auction.bids, seen, board.open_play(), board.rules)
 
     @classmethod
     def _of(cls, deal: Deal, player: str, bids: Tuple[Bid, ...], seen: int,
-            played: Tuple[int, ...], rules: Optional[Rules] = None) -> "Knowledge":
+            play: Optional[OpenPlay], rules: Optional[Rules] = None) -> "Knowledge":
         standing = deal.scores[player] if deal.scores is not None else None
         return cls(player, deal.players, deal.dealer, deal.hands[player],
                    seen or deal.variant.known_to(player), bids, deal.variant.label, standing,
-                   rules or deal.rules, deal.variant.bidding, played, deal.scores,
+                   rules or deal.rules, deal.variant.bidding, play, deal.scores,
                    deal.variant.face_up)
 
     # ---------------------------------------------------------- the auction
@@ -367,30 +352,17 @@ class Knowledge:
         return tuple(self.auction.applicable_nils())
 
     @cached_property
-    def _play(self) -> _Play:
-        """The seats, tricks and voids of the played cards (rules.py only)."""
-        seat = self.seating.leader if self.in_play else 0
-        leader, trick = seat, ()  # type: Tuple[int, Tuple[int, ...]]
-        won = [0, 0, 0, 0]
-        broken = False
-        voids: List[set[int]] = [set(), set(), set(), set()]
-        plays = []
-        for card in self.played:
-            seat = (leader + len(trick)) % 4
-            plays.append((seat, card))
-            if not trick:
-                if self.rules.breaking and not broken and suit_of(card) == SPADES:
-                    voids[seat].update(_NOT_SPADES)     # a spade led unbroken: only spades held
-            elif suit_of(card) != suit_of(trick[0]):
-                voids[seat].add(suit_of(trick[0]))
-            trick = trick + (card,)
-            if len(trick) == 4:
-                leader = (leader + trick_winner(trick)) % 4
-                won[leader] += 1
-                broken = broken or breaks_spades(trick)
-                trick = ()
-        return _Play(tuple(plays), (won[0], won[1], won[2], won[3]), leader, trick, broken,
-                     tuple(tuple(sorted(v)) for v in voids))
+    def _seen(self) -> OpenPlay:
+        """What everyone has seen of the play (nothing before the opening lead)."""
+        if self.play is not None:
+            return self.play
+        leader = self.seating.leader if self.in_play else 0
+        return OpenPlay((), (0, 0, 0, 0), leader, (), False, ((), (), (), ()))
+
+    @cached_property
+    def played(self) -> Tuple[int, ...]:
+        """Every card played from the opening lead, in order."""
+        return tuple(card for _, card in self._seen.plays)
 
     @property
     def names(self) -> Tuple[str, str, str, str]:
@@ -401,7 +373,7 @@ class Knowledge:
     def plays(self) -> Tuple[Tuple[str, int], ...]:
         """Every card played, with the hand that played it, in order."""
         names = self.names if self.in_play else ROLES
-        return tuple((names[s], c) for s, c in self._play.plays)
+        return tuple((names[s], c) for s, c in self._seen.plays)
 
     def played_by(self, name: str) -> int:
         """The cards hand ``name`` has played (a mask)."""
@@ -414,25 +386,25 @@ class Knowledge:
     @property
     def won(self) -> Dict[str, int]:
         """Completed tricks won by each hand, by name."""
-        return dict(zip(self.names, self._play.won))
+        return dict(zip(self.names, self._seen.won))
 
     def side_won(self, side: int) -> int:
         """Completed tricks won by the seats of ``side`` (a seat mask)."""
-        return sum(w for s, w in enumerate(self._play.won) if side >> s & 1)
+        return sum(w for s, w in enumerate(self._seen.won) if side >> s & 1)
 
     @property
     def leader(self) -> str:
         """The hand that led (or is to lead) the trick in progress."""
-        return self.names[self._play.leader]
+        return self.names[self._seen.leader]
 
     @property
     def trick(self) -> Tuple[int, ...]:
         """The cards of the trick in progress, in order."""
-        return self._play.trick
+        return self._seen.trick
 
     @property
     def spades_broken(self) -> bool:
-        return self._play.spades_broken
+        return self._seen.spades_broken
 
     @property
     def is_over(self) -> bool:
@@ -443,14 +415,14 @@ class Knowledge:
         """The hand to play next (in the play; ``None`` when the hand is over)."""
         if self.is_over:
             return None
-        return self.names[(self._play.leader + len(self._play.trick)) % 4]
+        return self.names[(self._seen.leader + len(self._seen.trick)) % 4]
 
     @property
     def chooser(self) -> Optional[str]:
         """The real player who chooses the next card (the declarer for the dummy)."""
         if self.is_over:
             return None
-        return self.names[controller((self._play.leader + len(self._play.trick)) % 4)]
+        return self.names[controller((self._seen.leader + len(self._seen.trick)) % 4)]
 
     def known(self, name: str) -> int:
         """The cards known to be in hand ``name`` now (still held)."""
@@ -472,7 +444,7 @@ class Knowledge:
     def voids(self, name: str) -> Tuple[int, ...]:
         """The suits the play has shown hand ``name`` not to hold, ascending."""
         names = self.names if self.in_play else ROLES
-        return self._play.voids[names.index(self._hand_name(name))] if self.played else ()
+        return self._seen.voids[names.index(self._hand_name(name))] if self.played else ()
 
     def to_deal(self, name: str) -> int:
         """How many unseen cards hand ``name`` still holds: ``holds`` minus ``known``."""
@@ -518,7 +490,7 @@ class Knowledge:
         current point of the play: its position, names, rules and the tricks
         won (no deal: :meth:`score` scores it)."""
         names = self.names
-        p = self._play
+        p = self._seen
         position = Position((layout[names[0]], layout[names[1]], layout[names[2]],
                              layout[names[3]]), p.leader, p.trick, p.spades_broken,
                             self.rules.breaking)

@@ -87,6 +87,30 @@ class TestBoard:
         b.push(C("H2"))
         assert d.board().moves == (C("HA"), C("H3"))
 
+    def test_a_frozen_play_resumes_without_replaying(self, monkeypatch):
+        b = worked_deal("5", "6", "7", played=("HA", "H3", "H2", "H8")).board()
+        b.push(b.legal_moves()[0])
+        play = b.frozen()
+        monkeypatch.setattr(Board, "push", lambda *a: pytest.fail("replayed"))
+        again = Board.resume(play, b.names, b.rules, b.deal)
+        assert again.frozen() == play and again.moves == b.moves and again.deal is b.deal
+        assert again.tricks == b.tricks and again.tricks_won == b.tricks_won
+
+    def test_the_open_play_is_read_from_the_stacks(self):
+        b = worked_deal("5", "6", "7").board()
+        for _ in range(14):                        # the highest legal card: some show out
+            b.push(b.legal_moves()[-1])
+        seen = b.open_play()
+        tricks = b.tricks + (b.current_trick,)
+        assert seen.plays == tuple((s, c) for t in tricks for s, c in zip(t.seats, t.cards))
+        assert seen.won == b.tricks_won and (seen.leader, seen.trick) == (b.leader, b.trick)
+        shown = [set(), set(), set(), set()]
+        for t in tricks:
+            for seat, card in zip(t.seats[1:], t.cards[1:]):
+                if card // 13 != t.cards[0] // 13:
+                    shown[seat].add(t.cards[0] // 13)
+        assert any(shown) and [set(v) for v in seen.voids] == shown
+
     def test_illegal_play_errors_are_value_errors_with_reason(self):
         s = state("AK.2..", "QJ.3..", "T9.4..", "87.5..")
         with pytest.raises(ValueError):

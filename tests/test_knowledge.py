@@ -4,6 +4,7 @@ sampler needs. The auction side is tested with the bid analysis
 (test_bid.py, test_variants.py)."""
 from __future__ import annotations
 
+import ast
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +17,7 @@ from dummy_spades.solver.cards import (CLUBS, DIAMONDS, FULL_DECK, HEARTS, SUIT_
                                        parse_card)
 from dummy_spades.solver.deal import Deal, FrozenMap
 from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver import knowledge
 from dummy_spades.solver.knowledge import Knowledge, KnowledgeError
 from dummy_spades.solver.rules import Rules
 from dummy_spades.solver.scoring import DUMMY
@@ -58,6 +60,20 @@ def test_mid_play_facts():
     assert k.unknown == dict(zip(board.names, board.hands))["Alice"] | \
         dict(zip(board.names, board.hands))["Carol"]
     assert k.allowed("Carol") == k.unknown & ~SUIT_MASK[HEARTS]
+
+
+def test_the_play_is_read_from_the_board_with_no_replay():
+    """What the player knows of the play is what the board shows everyone
+    (Board.open_play); knowledge.py plays no card and judges no trick."""
+    board = load_deal(HANDS / "mid-play.yaml").board()
+    k = Knowledge.from_board(board, "Bob")
+    assert k.play == board.open_play() and k.play.won == board.tricks_won
+    assert k.play.leader == board.leader and k.play.trick == board.trick
+    tree = ast.parse(Path(knowledge.__file__).read_text(encoding="utf-8"))
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+        {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert {"trick_winner", "breaks_spades", "play_card", "push"} & used == set()
+    assert {"open_play", "Board"} <= used
 
 
 def test_no_hidden_card():
