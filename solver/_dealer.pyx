@@ -79,7 +79,7 @@ cdef enum:
     OP_REQUIRE         # pop; false: the candidate is rejected
     OP_END             # the candidate is accepted
 
-#: The opcodes by name, for the compiler (solver/constraints.py).
+#: The opcodes by name, for the compiler (solver/constraints/compiler.py).
 OPS = {"const": OP_CONST, "length": OP_LENGTH, "hcp": OP_HCP, "hcp_suit": OP_HCP_SUIT,
        "qt": OP_QT, "qt_suit": OP_QT_SUIT, "cards": OP_CARDS, "has": OP_HAS,
        "shape": OP_SHAPE, "+": OP_ADD, "-": OP_SUB, "neg": OP_NEG, "<": OP_LT, "<=": OP_LE,
