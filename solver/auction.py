@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .cards import SPADES, SUIT_MASK
 from .cards import count as popcount
@@ -255,6 +255,47 @@ def legal_bids(bidding: str, auction: Auction, spades: int) -> Optional[Tuple[Bi
         return tuple(out)
     raise AuctionError(f"unknown bidding rules {bidding!r}", field="variant",
                        expected=f"one of {', '.join(BIDDING_RULES)}")
+
+
+def possible_declarers(bidding: str, auction: Auction, spades: int,
+                       spare_spades: int) -> Tuple[str, ...]:
+    """The real players who can still end up declaring, in seat order, when
+    the next bidder of ``auction`` holds ``spades`` spades: of the earlier
+    bidders only the one holding the highest bid (the earliest on a tie);
+    the next bidder and the later ones unless that bid is 13, which nobody
+    can outbid. Under Mirror: the holder of the highest of the earlier bids
+    and the bidder's own count, and each later bidder if ``spare_spades``
+    (the spades no earlier bid accounts for, out of the bidder's sight) are
+    more than it. Under Suicide: whoever may still bid the highest
+    ``SUICIDE_LEAST`` or more."""
+    bidder = auction.next_bidder
+    if bidder is None:
+        raise AuctionError("the auction is complete", field="auction",
+                           expected="an auction with a bid still to come")
+    order = auction.bidding_order
+    later = set(order[order.index(bidder) + 1:])
+    bids = auction.bids
+    can: Set[Optional[str]]
+    if bidding == MIRROR:
+        holder = auction_winner([(b.player, b.tricks) for b in bids] + [(bidder, spades)])
+        best = max([b.tricks for b in bids] + [spades])
+        can = {holder} | (later if spare_spades > best else set())
+    elif bidding == SUICIDE:
+        high = [b for b in bids if b.tricks >= SUICIDE_LEAST]
+        holder = auction_winner((b.player, b.tricks) for b in high)
+        can = {holder} if holder is not None else set()
+        if not high or max(b.tricks for b in high) < TRICKS_PER_HAND:
+            if any(b.tricks for b in legal_bids(bidding, auction, spades) or ()):
+                can.add(bidder)
+            can |= later
+    else:
+        holder = auction_winner((b.player, b.tricks) for b in bids)
+        if holder is None:
+            return auction.players
+        can = {holder}
+        if max(b.tricks for b in bids) < TRICKS_PER_HAND:
+            can |= {bidder, *later}
+    return tuple(p for p in auction.players if p in can)
 
 
 def check_bid(bidding: str, auction: Auction, bid: Bid, spades: int) -> None:

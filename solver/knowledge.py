@@ -46,9 +46,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, List, Mapping, Optional, Tuple, cast
+from typing import Dict, Mapping, Optional, Tuple, cast
 
-from .auction import (MIRROR, STANDARD, Auction, Bid, auction_winner, check_bid, legal_bids,
+from .auction import (MIRROR, STANDARD, Auction, Bid, check_bid, possible_declarers,
                       spade_count)
 from .board import Board, OpenPlay
 from .cards import FULL_DECK, SPADES, SUIT_MASK, format_cards
@@ -273,42 +273,13 @@ class Knowledge:
 
     @property
     def declarers(self) -> Tuple[str, ...]:
-        """The real players who can still end up declaring (in seat order):
-        of the earlier bidders only the one holding the highest bid (the
-        earliest on a tie); the player and the later bidders unless that bid
-        is 13, which nobody can outbid. In the play, the declarer alone."""
+        """The real players who can still end up declaring (in seat order,
+        :func:`solver.auction.possible_declarers`); in the play, the declarer
+        alone."""
         if self.in_play:
             return (self.declarer,)
-        if self.bidding != STANDARD:
-            return self._variant_declarers()
-        holder = auction_winner((b.player, b.tricks) for b in self.bids)
-        if holder is None:
-            return self.players
-        can = {holder}
-        if max(b.tricks for b in self.bids) < TRICKS_PER_HAND:
-            can |= {self.player, *self.later_bidders}
-        return tuple(p for p in self.players if p in can)
-
-    def _variant_declarers(self) -> Tuple[str, ...]:
-        """Under mirror: the holder of the highest of the earlier bids and the
-        player's own count, and each later bidder who may hold more spades.
-        Under suicide: whoever may still bid the highest 4 or more."""
-        own = spade_count(self.hand)
-        if self.bidding == MIRROR:
-            holder = auction_winner([(b.player, b.tricks) for b in self.bids] + [(self.player, own)])
-            best = max([b.tricks for b in self.bids] + [own])
-            spare = popcount(self.unknown & SUIT_MASK[SPADES]) - sum(self.spades_known.values())
-            can = {holder} | ({*self.later_bidders} if spare > best else set())
-            return tuple(p for p in self.players if p in can)
-        high = [b for b in self.bids if b.tricks >= 4]
-        holder = auction_winner((b.player, b.tricks) for b in high)
-        can = {holder} if holder is not None else set()
-        if not high or max(b.tricks for b in high) < TRICKS_PER_HAND:
-            mine = legal_bids(self.bidding, Auction(self.players, self.dealer, self.bids), own)
-            if any(b.tricks for b in mine or ()):
-                can.add(self.player)
-            can |= {*self.later_bidders}
-        return tuple(p for p in self.players if p in can)
+        spare = popcount(self.unknown & SUIT_MASK[SPADES]) - sum(self.spades_known.values())
+        return possible_declarers(self.bidding, self.auction, spade_count(self.hand), spare)
 
     @property
     def spades_known(self) -> Dict[str, int]:
