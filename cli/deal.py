@@ -25,7 +25,7 @@ import typer
 from dummy_spades.solver.auction import Auction, check_auction
 from dummy_spades.solver.cards import format_hand
 from dummy_spades.solver.constraints import Condition, Table, WhereError, parse_condition
-from dummy_spades.solver.deal import Variant
+from dummy_spades.solver.variant import Variant
 from dummy_spades.solver.dealer import (DEFAULT_MAX_TRIES, FULL, Dealt, deal_file, deal_hands,
                                         default_declarer, hands_by_name, seat_order, seated)
 from dummy_spades.solver.dealfile import dump_deal

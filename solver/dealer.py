@@ -28,10 +28,12 @@ from typing import Dict, List, Optional, Protocol, Sequence, Tuple
 from .auction import MIRROR, Auction, legal_bids, spade_count
 from .cards import cards_mask, iter_cards
 from .constraints import Condition, Program, compile_program
-from .deal import Deal, FrozenMap, Variant
+from .deal import Deal
 from .errors import DealError
+from .frozen_map import FrozenMap
 from .scoring import DUMMY
 from .seating import bidding_order, play_seating
+from .variant import Variant
 
 Hands = Tuple[int, int, int, int]
 

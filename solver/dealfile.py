@@ -18,12 +18,15 @@ import yaml
 from .auction import Auction, Bid
 from .cards import (CardError, cards_mask, format_card, format_hand, iter_cards, parse_card,
                     parse_hand, parse_suit, parse_suit_holding)
-from .deal import DEFAULT_DEAL_RULES, VARIANT_FORMS, Deal, FrozenMap, Rules, Variant
+from .deal import Deal
 from .errors import DealError, DealFileError
 from .files import InputFileError, line_of, read_capped
+from .frozen_map import FrozenMap
 from .limits import DEAL_FILE_MAX_BYTES, YAML_MAX_DEPTH, YAML_MAX_NODES
+from .rules import DEFAULT_DEAL_RULES, Rules
 from .scoring import DEFAULT_RULES, ScoringError, ScoringRules, Standing
 from .seating import check_table, has_control_characters
+from .variant import VARIANT_FORMS, Variant
 
 T = TypeVar("T")
 

@@ -53,7 +53,7 @@ from .auction import (MIRROR, STANDARD, Auction, Bid, check_bid, possible_declar
 from .board import Board, OpenPlay
 from .cards import FULL_DECK, SPADES, SUIT_MASK, format_cards
 from .cards import count as popcount
-from .deal import Deal, parse_variant
+from .deal import Deal
 from .errors import DealError
 from .frozen_map import FrozenMap
 from .hand_result import HandResult
@@ -61,6 +61,7 @@ from .position import Position
 from .rules import DEFAULT_DEAL_RULES, Rules
 from .scoring import DUMMY, TRICKS_PER_HAND, NilBet, Standing
 from .seating import (ROLES, Seating, bidding_order, controller, first_bidder, left_of)
+from .variant import parse_variant
 
 
 class KnowledgeError(DealError):
