@@ -33,7 +33,7 @@ from dummy_spades.solver.rules import Rules
 from dummy_spades.solver.run import Executor, ParallelError
 from dummy_spades.solver.seating import PBN_DIRECTIONS
 
-from .common import err_console, error_line, fail, handle_errors, progress_bar
+from .common import command_rules, err_console, error_line, fail, handle_errors, progress_bar
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, Jobs, NoSpadeBreaking, TtMb,
                       json_option, where)
 
@@ -79,7 +79,7 @@ def batch(
     options = BatchOptions(
         leaders=tuple(parse_leaders(leader)),
         side=parse_side(side),
-        rules=Rules(breaking=not no_spade_breaking),
+        rules=command_rules(Rules(), no_spade_breaking),
         spades_broken=spades_broken,
         tt_mb=tt_mb,
     )

@@ -102,13 +102,16 @@ def located(err: DealError, file: Optional["os.PathLike[str] | str"]) -> DealErr
     return err.relocated(file=str(file))
 
 
+def command_rules(rules: Rules, no_spade_breaking: bool) -> Rules:
+    """``rules`` (a deal file's, or ``batch``'s defaults) under the command
+    line's ``--no-spade-breaking``: the one place the option becomes rules."""
+    return Rules(False, rules.scoring) if no_spade_breaking else rules
+
+
 def load_for_analysis(file: Path, no_spade_breaking: bool) -> Deal:
-    """The deal of ``file`` with the rules the command line sets: the one
-    place ``--no-spade-breaking`` becomes the deal's rules."""
+    """The deal of ``file`` with the rules the command line sets."""
     deal = load_deal(file)
-    if no_spade_breaking:
-        deal = deal.with_rules(Rules(False, deal.rules.scoring))
-    return deal
+    return deal.with_rules(command_rules(deal.rules, no_spade_breaking))
 
 
 def known_player(name: str, players: Sequence[str], option: str) -> str:

@@ -120,11 +120,14 @@ TT_MB_MAX = limits.tt_mb_max()
 JOBS_MAX = limits.max_jobs()
 
 
-def tt_mb_option(default_mb: float, per: str = "") -> Any:
-    """``--tt-mb MB``: the transposition table's memory bound."""
+def tt_mb_option(default_mb: float, per: str = "", defaults: str = "") -> Any:
+    """``--tt-mb MB``: the transposition table's memory bound, ``per`` solver
+    (`` per worker``); ``defaults`` says it where the option sizes tables of
+    more than one kind, each with its default."""
     return typer.Option(
         "--tt-mb", metavar="MB", max=TT_MB_MAX, callback=_positive_finite, show_default=False,
-        help=f"Transposition-table memory bound in megabytes{per} (default {default_mb:g}); "
+        help=f"Transposition-table memory bound in megabytes{per} "
+             f"({defaults or f'default {default_mb:g}'}); "
              f"more than 0, at most the machine's memory ({TT_MB_MAX:g} here).")
 
 

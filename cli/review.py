@@ -32,8 +32,8 @@ from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
 from .common import (console, emit_json, handle_errors, load_for_analysis, only_with,
                      progress_counter, signed)
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Sampling, Seed, TtMb, exact_limit_option, html_option, json_option,
-                      samples_option, sampling_option, time_limit_option, where)
+                      Sampling, Seed, exact_limit_option, html_option, json_option,
+                      samples_option, sampling_option, time_limit_option, tt_mb_option, where)
 from .page import html_target, write_report
 from .render import (add_columns, breaking_text, card_names, card_text, cards_text, display_order,
                      player_json)
@@ -358,7 +358,11 @@ def review_command(
     no_spade_breaking: NoSpadeBreaking = False,
     json_out: Annotated[bool, json_option("docs/REVIEW.md")] = False,
     html: Annotated[Optional[Path], html_option("docs/REVIEW.md \"The page\"")] = None,
-    tt_mb: TtMb = None,
+    tt_mb: Annotated[Optional[float], tt_mb_option(
+        limits.DEFAULT_TT_MB,
+        defaults=f"the double-dummy review's, default {limits.DEFAULT_TT_MB:g}; with "
+                 f"--single-dummy also each worker's for the layouts, default "
+                 f"{limits.LAYOUT_TT_MB:g}")] = None,
     single_dummy: Annotated[bool, typer.Option(
         "--single-dummy",
         help="Also judge every card that had a choice single dummy, from what its chooser "

@@ -3,7 +3,8 @@ file it names exists; every module of solver/ and cli/ is on a floor and
 imports only from its own floor and the floors below; the analyses and the
 commands reach a solver only through the contract; a command imports no
 other command's module; no command-line option is declared twice; no
-module is longer than MAX_MODULE_LINES; the import graph has no circle."""
+module is longer than MAX_MODULE_LINES; the import graph has no circle;
+``--no-spade-breaking`` becomes rules in one place."""
 import ast
 import functools
 import re
@@ -234,3 +235,23 @@ def test_the_circle_check_sees_a_circle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
     assert import_cycles(graph) == [["a", "b", "c"], ["e"]]
     assert import_cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+# ------------------------------------------------------------------ the spade-breaking option
+def test_the_spade_breaking_option_becomes_rules_in_one_place():
+    """Every command hands ``--no-spade-breaking`` to ``command_rules`` (or to
+    ``load_for_analysis``, which asks it); only ``command_rules`` reads it."""
+    handed = []
+    for path in ROOT.glob("cli/**/*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+            called = getattr(call.func, "id", getattr(call.func, "attr", ""))
+            for arg in call.args:
+                if isinstance(arg, ast.Name) and arg.id == "no_spade_breaking":
+                    handed.append(called)
+        readers = {f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+                   and any(isinstance(n, (ast.IfExp, ast.If, ast.UnaryOp, ast.BoolOp))
+                           and "no_spade_breaking" in ast.unparse(n) for n in ast.walk(f))}
+        assert readers <= {"command_rules"}, f"{path}: {readers}"
+    assert "command_rules" in handed and "load_for_analysis" in handed
+    assert set(handed) == {"command_rules", "load_for_analysis"}

@@ -1,7 +1,8 @@
 """Where the work runs, decided in one place.
 
-The commands that fan out (``batch`` over deals, ``bid`` over sample
-indices) turn ``--jobs`` / ``--cluster`` into a :class:`Where` with
+The commands that fan out (``batch`` over deals; ``bid``, ``advise`` and
+``review --single-dummy`` over samples) turn ``--jobs`` / ``--cluster``
+into a :class:`Where` with
 :func:`where`, which checks the choice and starts nothing, then start its
 :class:`Executor` (:meth:`Where.start`) once their input is known to be
 good. The library's functions take that executor and never choose one.
