@@ -10,8 +10,8 @@ allows no request at all and runs only its own script (by its hash).
 
 The path is checked before the analysis runs (:func:`html_target`) and the
 page is written whole or not at all (:func:`write_page`: a temporary file
-beside it, then a rename). docs/REVIEW.md, ADVISE.md and BID.md describe
-each page.
+beside it, then a rename). docs/REVIEW.md, ADVISE.md, BID.md and SOLVE.md
+describe each page.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from .render import bidding_note, show_json, table_layout
 TEMPLATES = Path(__file__).parent / "templates"
 
 #: The kinds of page: the command whose report it draws.
-KINDS = ("review", "advise", "bid")
+KINDS = ("review", "advise", "bid", "solve")
 
 _SUIT_OF_LETTER = {letter: i for i, letter in enumerate(SUIT_LETTERS)}
 _SUIT_CLASSES = ("spades", "hearts", "diamonds", "clubs")
@@ -260,8 +260,8 @@ def _environment() -> jinja2.Environment:
 
 
 def render_page(kind: str, report: Mapping[str, Any], deal: Deal) -> str:
-    """The page of a ``review``, ``advise`` or ``bid`` report: ``report`` is
-    the command's ``--json`` dict, ``deal`` the deal it is about."""
+    """The page of a ``review``, ``advise``, ``bid`` or ``solve`` report:
+    ``report`` is the command's ``--json`` dict, ``deal`` the deal it is about."""
     if kind not in KINDS:
         raise ValueError(f"no page for {kind!r}")
     env = _environment()

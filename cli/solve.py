@@ -11,6 +11,7 @@ stable fields of docs/SOLVE.md.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Dict, List, Optional, Sequence
 
 import typer
@@ -26,7 +27,8 @@ from dummy_spades.solver.scoring import DUMMY, PlayerScore
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE, first_bidder, side_name
 
 from .common import console, emit_json, handle_errors, load_for_analysis, signed
-from .options import DealFile, NoSpadeBreaking, TtMb, json_option
+from .options import DealFile, NoSpadeBreaking, TtMb, html_option, json_option
+from .page import html_target, write_report
 from .render import add_columns, breaking_text, nil_json, nils_text, player_json
 
 
@@ -230,10 +232,12 @@ def solve(
     file: DealFile,
     no_spade_breaking: NoSpadeBreaking = False,
     json_out: Annotated[bool, json_option("docs/SOLVE.md")] = False,
+    html: Annotated[Optional[Path], html_option("docs/SOLVE.md \"The page\"")] = None,
     tt_mb: TtMb = None,
 ) -> None:
     """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer
     (from the opening lead next to what happened, when cards were played); a DD table."""
+    html_target(html)
     deal = load_for_analysis(file, no_spade_breaking)
     solver = make_solver(tt_mb)
     contract = opening = actual = None
@@ -246,8 +250,10 @@ def solve(
         else:
             contract = analysis.contract_result(board, solver)
     rows = list(analysis.dd_table(deal, solver))
+    payload = solve_json(deal, str(file), contract, rows, opening, actual)
+    write_report(html, "solve", payload, deal)
     if json_out:
-        emit_json(solve_json(deal, str(file), contract, rows, opening, actual))
+        emit_json(payload)
     else:
         console.print(render_solve(deal, contract, rows, opening, actual))
 

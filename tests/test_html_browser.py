@@ -181,8 +181,9 @@ def test_a_blocked_request_would_show(browser: Any, tmp_path: Path) -> None:
     ["advise", str(ROOT / "hands" / "mid-play.yaml"), "--jobs", "1"],
     ["bid", str(ROOT / "hands" / "three-peeky.yaml"), "--player", "Carol", "--samples", "12",
      "--jobs", "1"],
-], ids=["advise", "bid"])
-def test_advise_and_bid_pages_open_offline(browser: Any, args: List[str], tmp_path: Path) -> None:
+    ["solve", str(ROOT / "hands" / "mid-play.yaml")],
+], ids=["advise", "bid", "solve"])
+def test_the_other_pages_open_offline(browser: Any, args: List[str], tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
     page = tmp_path / f"{args[0]}.html"

@@ -248,7 +248,8 @@ def test_hostile_names_are_escaped_on_every_page(tmp_path):
     deal = tmp_path / "hostile.yaml"
     deal.write_text(HOSTILE_DEAL.split("played:")[0], encoding="utf-8")
     for args in (["bid", str(deal), "--player", HOSTILE, "--samples", "4", "--jobs", "1"],
-                 ["advise", str(deal), "--samples", "4", "--jobs", "1"]):
+                 ["advise", str(deal), "--samples", "4", "--jobs", "1"],
+                 ["solve", str(deal)]):
         out = tmp_path / f"{args[0]}.html"
         result = run(*args, "--html", str(out))
         assert result.exit_code == 0, result.output
@@ -257,10 +258,28 @@ def test_hostile_names_are_escaped_on_every_page(tmp_path):
         assert len(Page(html).scripts) == 2
 
 
-@pytest.mark.parametrize("command", ["advise", "bid"])
-def test_advise_and_bid_refuse_the_path_before_the_analysis(command, tmp_path):
+@pytest.mark.parametrize("command", ["advise", "bid", "solve"])
+def test_advise_bid_and_solve_refuse_the_path_before_the_analysis(command, tmp_path):
     target = tmp_path / "missing" / "page.html"
-    result = run(command, str(HANDS / "mid-play.yaml" if command == "advise"
-                              else HANDS / "three-peeky.yaml"), "--html", str(target))
+    result = run(command, str(HANDS / "three-peeky.yaml" if command == "bid"
+                              else HANDS / "mid-play.yaml"), "--html", str(target))
     assert result.exit_code == 1 and result.stderr.strip().endswith("(--html)")
     assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize("deal", ["mid-play", "bag-penalty", "nil-bets"])
+def test_the_solve_page_shows_the_result_and_the_table(deal, tmp_path):
+    out = tmp_path / "solve.html"
+    result = run("solve", str(HANDS / f"{deal}.yaml"), "--json", "--html", str(out))
+    assert result.exit_code == 0, result.output
+    report, html = json.loads(result.stdout), out.read_text(encoding="utf-8")
+    assert page_data(html)["report"] == report
+    page = Page(html)
+    shown = page_data(html)["deal"]["remaining"]
+    assert len(page.with_class("card")) == sum(len(cards) for cards in shown.values())
+    assert len(page.with_class("bar")) == len(report["table"])
+    for row in report["table"]:
+        assert f'<th scope="row">{row["declarer"]}</th>' in html
+    ends = [r for r in (report["contract"], report["opening"], report["actual"]) if r]
+    for player in ends[0]["players"]:
+        assert f"<strong>{player['points']:+d}</strong>" in html
