@@ -325,7 +325,7 @@ def advise(
     html: Annotated[Optional[Path], html_option("docs/ADVISE.md \"The page\"")] = None,
 ) -> None:
     runs_on = where(jobs, cluster, cluster_timeout)
-    html_target(html)
+    html_target(html, file)
     deal = load_for_analysis(file, no_spade_breaking)
     q = sd.question_of(deal, player)             # bad input fails before any work starts
     layouts = q.space.count()

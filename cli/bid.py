@@ -96,7 +96,7 @@ def bid(
     if all_players and (player is not None or bid_tricks is not None):
         fail("--all judges every player's own bid; it cannot be combined with --player or --bid")
     runs_on = where(jobs, cluster, cluster_timeout)
-    html_target(html)
+    html_target(html, file)
     deal = load_for_analysis(file, no_spade_breaking)
     tt_mb = LAYOUT_TT_MB if tt_mb is None else tt_mb
     if all_players:

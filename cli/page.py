@@ -44,10 +44,11 @@ _SUIT_CLASSES = ("spades", "hearts", "diamonds", "clubs")
 
 
 # ------------------------------------------------------------------ the path
-def html_target(path: Optional[Path]) -> Optional[Path]:
+def html_target(path: Optional[Path], source: Optional[Path] = None) -> Optional[Path]:
     """``--html PATH`` checked before any work: refused (exit 1, one message
     naming the option) when it is a directory or something else than a
-    regular file, or its directory does not exist or cannot be written."""
+    regular file, the command's input file ``source``, or its directory does
+    not exist or cannot be written."""
     if path is None:
         return None
     expected = "expected a file path in a writable directory (--html)"
@@ -55,6 +56,9 @@ def html_target(path: Optional[Path]) -> Optional[Path]:
         raise fail(f"{path}: is a directory; {expected}")
     if path.exists() and not path.is_file():
         raise fail(f"{path}: is not a regular file; {expected}")
+    if source is not None and path.exists() and source.exists() and path.samefile(source):
+        raise fail(f"{path}: is the deal file itself; expected another path for the page "
+                   "(--html)")
     home = path.parent
     if not home.is_dir():
         raise fail(f"{path}: cannot write there ({home} is not a directory); {expected}")

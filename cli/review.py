@@ -399,7 +399,7 @@ def review_command(
               ("samples", "node_budget", "time_limit", "seed", "sampling", "exact_limit", "jobs",
                "cluster", "cluster_timeout"))
     runs_on = where(jobs, cluster, cluster_timeout)
-    html_target(html)
+    html_target(html, file)
     deal: Deal = load_for_analysis(file, no_spade_breaking)
     solver = make_solver(tt_mb)
     result = review(deal, solver)

@@ -237,7 +237,7 @@ def solve(
 ) -> None:
     """Double-dummy result: tricks, bids made or set, scores and nil outcomes for the declarer
     (from the opening lead next to what happened, when cards were played); a DD table."""
-    html_target(html)
+    html_target(html, file)
     deal = load_for_analysis(file, no_spade_breaking)
     solver = make_solver(tt_mb)
     contract = opening = actual = None

@@ -154,14 +154,16 @@ def test_a_path_that_cannot_be_written_is_refused_before_the_analysis(tmp_path, 
     def no_analysis(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the analysis ran")
     monkeypatch.setattr("dummy_spades.cli.review.review", no_analysis)
-    for target in (tmp_path / "missing" / "r.html", tmp_path):
-        result = run("review", str(HANDS / "bag-penalty.yaml"), "--single-dummy",
-                     "--html", str(target))
+    deal = tmp_path / "deal.yaml"
+    deal.write_bytes((HANDS / "bag-penalty.yaml").read_bytes())
+    for target in (tmp_path / "missing" / "r.html", tmp_path, deal):
+        result = run("review", str(deal), "--single-dummy", "--html", str(target))
         assert result.exit_code == 1, result.output
         message = result.stderr.strip()
         assert message.startswith(f"error: {target}") and message.endswith("(--html)")
         assert len(message.splitlines()) == 1 and "Traceback" not in result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deal.yaml"]
+    assert deal.read_bytes() == (HANDS / "bag-penalty.yaml").read_bytes()
 
 
 def test_the_page_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
