@@ -173,8 +173,8 @@ class BarChart:
     low: float
     high: float
 
-    WIDTH = 640
-    LABEL = 150
+    WIDTH = 520
+    LABEL = 110
     ROW = 26
 
     @property
@@ -183,7 +183,7 @@ class BarChart:
 
     def x(self, value: float) -> float:
         span = (self.high - self.low) or 1.0
-        return round(self.LABEL + (value - self.low) / span * (self.WIDTH - self.LABEL - 110), 1)
+        return round(self.LABEL + (value - self.low) / span * (self.WIDTH - self.LABEL - 100), 1)
 
     @property
     def ticks(self) -> List[float]:

@@ -4,8 +4,8 @@ chromedriver, nothing downloaded.
 
 Every bundled deal with played cards: its ``review`` page shows the 52
 cards, stepping through every card (keys and buttons) reaches the final
-position with the hands emptied as they are played, the final score line
-is the JSON's, and the page logs no console error and makes no request but
+position with the hands emptied as they are played and the best cards of
+the next card marked in its hand, the final score line is the JSON's, and the page logs no console error and makes no request but
 for itself. Marked slow; without a browser the tests skip with the reason,
 unless ``DUMMY_SPADES_REQUIRE_BROWSER=1`` (.ci/run sets it) makes that a
 failure."""
@@ -123,6 +123,12 @@ def check_page(driver: Any, page: Path, report: Dict[str, Any]) -> None:
         assert face(card["card"]) in on_table(driver)
         assert driver.find_element(By.CSS_SELECTOR, f"#card-{k}").get_attribute(
             "aria-current") == "step"
+        following = cards[k] if k < len(cards) else {"choices": 1}
+        best = {c for group in following.get("best_cards", []) for c in group}
+        assert set(driver.execute_script(
+            "return Array.from(document.querySelectorAll('.table .best-choice'))"
+            ".map(function (e) { return e.dataset.card; });")) == \
+            (best if following["choices"] > 1 else set())
     assert driver.find_element(By.ID, "forward").get_attribute("disabled") is not None
     final = " · ".join(f"{p['player']} {p['points']:+d}" for p in report["final"]["players"])
     assert driver.find_element(By.ID, "final-score").text == final

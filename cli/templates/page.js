@@ -64,6 +64,15 @@
       var el = cardElements[c.card];
       if (el) { el.classList.toggle("played", i < step); }
     });
+    var best = {};
+    if (step < last && cards[step].choices > 1) {
+      cards[step].best_cards.forEach(function (group) {
+        group.forEach(function (card) { best[card] = true; });
+      });
+    }
+    Object.keys(cardElements).forEach(function (card) {
+      cardElements[card].classList.toggle("best-choice", best[card] === true);
+    });
     Object.keys(slots).forEach(function (name) { slots[name].textContent = ""; });
     var info = "";
     if (step > 0) {
