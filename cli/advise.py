@@ -18,17 +18,18 @@ from rich.table import Table
 from rich.text import Text
 
 from dummy_spades.solver import advise as sd
-from dummy_spades.solver.advise import Advice, CardFigures, Question
+from dummy_spades.solver.advise import Advice, CardFigures, Lookahead, Question
 from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.cards import SUIT_LETTERS, SUIT_SYMBOLS, SUITS
 from dummy_spades.solver.limits import LAYOUT_TT_MB
-from dummy_spades.solver.seating import DUMMY_SEAT
+from dummy_spades.solver.seating import DECLARER_SIDE, DUMMY_SEAT
 
-from .common import console, emit_json, handle_errors, live_view, load_for_analysis, progress_bar
+from .common import (console, emit_json, handle_errors, live_view, load_for_analysis, only_with,
+                     progress_bar, usage_error)
 from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, NoSpadeBreaking,
-                      Samples, Sampling, Seed, exact_limit_option, html_option, json_option,
-                      player_option, precision_option, sampling_option, time_limit_option,
-                      tt_mb_option, where)
+                      Samples, Sampling, Seed, exact_limit_option, goal_option, html_option,
+                      json_option, lookahead_option, player_option, precision_option,
+                      sampling_option, time_limit_option, tt_mb_option, where)
 from .page import html_target, write_report
 from .render import card_names, cards_json, cards_text, display_order, estimate_text, holding_lines
 
@@ -43,6 +44,9 @@ HELP = (
     "(contract, bids, nils), every player's expected score, the paired difference to the "
     "best card (± one standard error) and, beside it, the card's double-dummy value on the "
     "real layout (hindsight, never part of the advice).\n\n"
+    "With --lookahead M (the declarer's side to choose): also each card's chance of the "
+    "goal (--goal N tricks, default the declarer's bid) when the side does not learn the "
+    "layout during its next M moves (αμ search), and the card that is best by it.\n\n"
     f"{sd.HONESTY} Method and JSON fields: docs/ADVISE.md."
 )
 
@@ -99,7 +103,33 @@ def card_json(a: Advice, c: CardFigures) -> Dict[str, object]:
         "tricks_diff_to_best": est(c.tricks_diff),
         "double_dummy": c.double_dummy,
         "recommended": c is a.recommended,
-        "within_two_se": c is not a.recommended and c in a.close,
+        "within_two_se": c is not a.hindsight_pick and c in a.close,
+        **({} if a.lookahead is None else {
+            "fusion_free": est(a.lookahead.fusion_free_of(c.cards)),
+            "hindsight": est(a.lookahead.hindsight_of(c.cards))}),
+    }
+
+
+def honesty(a: Advice) -> str:
+    """The honesty statement, with the lookahead's assumptions when it ran."""
+    return sd.HONESTY if a.lookahead is None else f"{sd.HONESTY} {sd.LOOKAHEAD_HONESTY}"
+
+
+def search_json(a: Advice) -> Dict[str, object]:
+    """How the figures were searched: the double-dummy average of each
+    layout, or with it αμ (docs/ADVISE.md "Without hindsight: αμ")."""
+    la = a.lookahead
+    if la is None:
+        return {"method": "pimc"}
+    pick, hindsight = a.recommended, a.hindsight_pick
+    return {
+        "method": "alphamu", "lookahead": la.lookahead, "goal": la.goal,
+        "completed": la.completed, "covering": la.covering, "exact": la.exact,
+        "stopped_by": la.stopped_by, "nodes": la.nodes, "leaves": la.leaves,
+        "engine_nodes": la.engine_nodes,
+        "hindsight_pick": card_names(display_order(hindsight.cards)),
+        "gain": round(la.fusion_free_of(pick.cards).value
+                      - la.fusion_free_of(hindsight.cards).value, 6),
     }
 
 
@@ -167,7 +197,8 @@ def advice_json(a: Advice, file: str) -> Dict[str, object]:
         "cards": [card_json(a, c) for c in a.cards],
         "recommended": card_names(display_order(a.recommended.cards)),
         "close": [card_names(display_order(c.cards)) for c in a.close],
-        "honesty": sd.HONESTY,
+        "search": search_json(a),
+        "honesty": honesty(a),
     }
 
 
@@ -234,7 +265,7 @@ def cards_table(a: Advice) -> Table:
     for heading in ("cards", "tricks", "score", "vs best", "DD"):
         t.add_column(heading, justify="left" if heading == "cards" else "right", no_wrap=True)
     for c in a.cards:
-        best = c is a.recommended
+        best = c is a.hindsight_pick
         style = "bold green" if best else ("green" if c in a.close else "")
         t.add_row(group_text(c), estimate_text(c.tricks), estimate_text(c.score, 1, sign=True),
                   "best" if best else estimate_text(c.diff, 1, sign=True),
@@ -261,12 +292,50 @@ def goals_table(a: Advice) -> Table:
     return t
 
 
+def lookahead_table(a: Advice, la: Lookahead) -> Table:
+    """Per card: the chance of the goal with and without hindsight."""
+    t = Table(show_edge=False, pad_edge=False)
+    t.add_column("cards", no_wrap=True)
+    t.add_column(f"{la.goal}+ tricks, hindsight", justify="right", no_wrap=True)
+    t.add_column(f"without hindsight (M={la.completed})", justify="right", no_wrap=True)
+    for c in sorted(a.cards, key=lambda c: -la.fusion_free_of(c.cards).value):
+        t.add_row(group_text(c), pct(la.hindsight_of(c.cards)), pct(la.fusion_free_of(c.cards)),
+                  style="bold green" if c is a.recommended else "")
+    return t
+
+
+def lookahead_lines(a: Advice, la: Lookahead) -> List[RenderableType]:
+    """The αμ figures, the card they pick and what it gains on the hindsight pick."""
+    covered = ("the rest of the hand (exact)" if la.exact else
+               "the rest of the hand" if la.completed >= la.covering else
+               f"its next {la.completed} moves")
+    head = (f"Without hindsight (αμ): the chance that the declarer's side takes {la.goal} or "
+            f"more tricks when it does not learn the layout during {covered}")
+    lines: List[RenderableType] = [Text(head, style="italic"), lookahead_table(a, la)]
+    if la.stopped_by is not None:
+        lines.append(Text(f"The search stopped ({STOPPED[la.stopped_by]}) with M = "
+                          f"{la.completed} completed of the {la.lookahead} asked for",
+                          style="yellow"))
+    pick, hindsight = a.recommended, a.hindsight_pick
+    if pick is not hindsight:
+        gain = la.fusion_free_of(pick.cards).value - la.fusion_free_of(hindsight.cards).value
+        lines.append(Text.assemble(
+            "The hindsight pick ", group_text(hindsight), " makes ",
+            pct(la.fusion_free_of(hindsight.cards)), " without hindsight; ", group_text(pick),
+            f" makes {100 * gain:.0f} percentage points more", style="yellow"))
+    return lines
+
+
 def verdict(a: Advice) -> Group:
     r = a.recommended
     lines = [Text.assemble(("Recommended: ", "bold"), group_text(r),
                            f"  (expected score {estimate_text(r.score, 1, sign=True)}, "
                            f"{estimate_text(r.tricks)} tricks for the side)")]
-    if a.close:
+    if a.lookahead is not None:
+        lines[0].append(f"; best without hindsight: "
+                        f"{pct(a.lookahead.fusion_free_of(r.cards))} to take "
+                        f"{a.lookahead.goal}+ tricks")
+    if a.close and a.lookahead is None:
         names = Text(", ").join(group_text(c) for c in a.close)
         if a.method == sd.EXACT:
             lines.append(Text.assemble("Exactly as good: ", names, style="yellow"))
@@ -288,13 +357,17 @@ def report(a: Advice) -> Group:
         Text("Each card: the chance of each goal (the declarer's contract, the defenders' own "
              "bids, the nils that count), then the other players' expected scores",
              style="italic"),
-        goals_table(a), Text(""), verdict(a), Text(sd.HONESTY, style="dim italic")]
+        goals_table(a), Text("")]
+    if a.lookahead is not None:
+        parts += [*lookahead_lines(a, a.lookahead), Text("")]
+    parts += [verdict(a), Text(honesty(a), style="dim italic")]
     return Group(*parts)
 
 
 # --------------------------------------------------------------- command
 @handle_errors
 def advise(
+    ctx: typer.Context,
     file: DealFile,
     player: Annotated[Optional[str], player_option(
         "The player asking: the one who chooses the next card (the declarer for the "
@@ -319,17 +392,34 @@ def advise(
     exact_limit: Annotated[int, exact_limit_option(
         "Solve every consistent layout (exact figures) when there are at most N "
         f"(0 to {sd.EXACT_LIMIT_MAX:,}; 0: always sample).")] = sd.DEFAULT_EXACT_LIMIT,
+    lookahead: Annotated[Optional[int], lookahead_option(
+        "The declarer's side to choose: also search each card's chance of the goal when the "
+        "side does not learn the layout during its next M moves (αμ; M = 1 is the "
+        "double-dummy average), within --time-limit; the best card by it is recommended. "
+        f"Default: to the end of the hand when the declarer chooses with at most "
+        f"{sd.AUTO_LOOKAHEAD_TRICKS} tricks left and every layout is solved (exact), else none.")]
+    = None,
+    goal: Annotated[Optional[int], goal_option(
+        "With --lookahead: the goal is that the declarer's side takes at least N tricks in "
+        "the hand (0 to 13; default: the declarer's bid).")] = None,
     no_spade_breaking: NoSpadeBreaking = False,
     tt_mb: Annotated[Optional[float], tt_mb_option(LAYOUT_TT_MB, " per worker")] = None,
     json_out: Annotated[bool, json_option("docs/ADVISE.md")] = False,
     html: Annotated[Optional[Path], html_option("docs/ADVISE.md \"The page\"")] = None,
 ) -> None:
+    only_with(ctx, "--lookahead", lookahead is not None, ("goal",))
     runs_on = where(jobs, cluster, cluster_timeout)
     html_target(html, file)
     deal = load_for_analysis(file, no_spade_breaking)
     q = sd.question_of(deal, player)             # bad input fails before any work starts
+    if lookahead is not None and q.side != DECLARER_SIDE:
+        usage_error(f"--lookahead {lookahead}: {q.player} is a defender, and the lookahead "
+                    "searches the declarer's choices only; expected a position where the "
+                    f"declarer ({q.names[0]}) chooses the card, or no --lookahead")
     layouts = q.space.count()
     total = layouts if layouts <= exact_limit else samples
+    if lookahead is None:
+        lookahead = sd.automatic_lookahead(q, layouts <= exact_limit)
     live = precision is not None and not json_out
     with runs_on.start() as runner, live_view(live, report) as update, \
             progress_bar(total, "solving layouts", enabled=update is None) as advance:
@@ -337,7 +427,7 @@ def advise(
                            exact_limit=exact_limit, precision=precision,
                            time_limit=time_limit, executor=runner,
                            tt_mb=LAYOUT_TT_MB if tt_mb is None else tt_mb,
-                           progress=advance, update=update)
+                           progress=advance, update=update, lookahead=lookahead, goal=goal)
     payload = advice_json(advice, str(file))
     write_report(html, "advise", payload, deal)
     if json_out:

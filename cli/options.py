@@ -20,7 +20,8 @@ import typer
 
 from dummy_spades.solver import limits, run
 from dummy_spades.solver.advise import EXACT_LIMIT_MAX
-from dummy_spades.solver.limits import DEFAULT_TT_MB
+from dummy_spades.solver.limits import DEFAULT_TT_MB, LOOKAHEAD_MAX
+from dummy_spades.solver.scoring import TRICKS_PER_HAND
 from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM
 from dummy_spades.solver.errors import DealError
 
@@ -201,6 +202,18 @@ def precision_option(unit: str, help: str) -> Any:
     return typer.Option("--precision", metavar="X", callback=positive, show_default=False,
                         help=help)
 
+
+# ------------------------------------------------------------------ without hindsight
+def lookahead_option(help: str) -> Any:
+    """``--lookahead M``: 1 to :data:`~solver.limits.LOOKAHEAD_MAX` moves."""
+    return typer.Option("--lookahead", metavar="M", min=1, max=LOOKAHEAD_MAX,
+                        show_default=False, help=help)
+
+
+def goal_option(help: str) -> Any:
+    """``--goal N``: 0 to 13 tricks."""
+    return typer.Option("--goal", metavar="N", min=0, max=TRICKS_PER_HAND, show_default=False,
+                        help=help)
 
 
 # ------------------------------------------------------------------ where the work runs

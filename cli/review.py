@@ -84,6 +84,10 @@ def _single_dummy_card_json(j: Optional[sdr.SingleDummyJudgement]) -> Optional[D
             "score_loss": _estimate_json(j.score_loss),
             "best": card_names(display_order(j.best.cards)),
             "single_dummy_best": j.single_dummy_best,
+            "without_hindsight": None if a.lookahead is None else {
+                "lookahead": a.lookahead.completed, "goal": a.lookahead.goal,
+                "played": _estimate_json(a.lookahead.fusion_free_of(j.played.cards)),
+                "best": _estimate_json(a.lookahead.fusion_free_of(j.best.cards))},
             "played": {"tricks": _estimate_json(j.played.tricks),
                        "score": _estimate_json(j.played.score)},
             "method": a.method, "samples": a.samples, "stopped_by": a.stopped_by,
@@ -180,7 +184,13 @@ def _single_cell(j: Optional[sdr.SingleDummyJudgement], unjudged: bool = False) 
     if j is None:
         return Text("not reached (time limit)", style="dim") if unjudged else Text("")
     text = Text(j.verdict + ("" if j.settled else "?"), style=VERDICT_STYLES[j.verdict])
-    if j.played is not j.best:
+    loss = j.chance_loss
+    if loss is not None:
+        if loss > 0:
+            text.append(f" -{100 * loss:.0f}% ", style="dim")
+            text.append_text(cards_text(display_order(j.best.cards)))
+        text.append(" without hindsight", style="dim")
+    elif j.played is not j.best:
         text.append(f" {_loss(j.score_loss, gap='')} ", style="dim")
         text.append_text(cards_text(display_order(j.best.cards)))
     a = j.advice
@@ -235,7 +245,10 @@ def render_single_dummy(s: sdr.SingleDummyReview) -> Group:
                      "not reached)", style="yellow")
     legend = Text(
         f"Clearly worse single dummy: the chooser's expected points lost to the single-dummy "
-        f"best card are more than two standard errors and at least {sdr.MIN_LOSS:g} (a bag). "
+        f"best card are more than two standard errors and at least {sdr.MIN_LOSS:g} (a bag); "
+        f"in an ending of the declarer's side (at most {sd.AUTO_LOOKAHEAD_TRICKS} tricks left, "
+        "every layout), its chance of the contract without hindsight (αμ, to the end of the "
+        "hand) is below the best card's (-N% and that card, 'without hindsight'). "
         "mistake: clearly worse and it lost double dummy; unlucky: not clearly worse but it "
         "lost double dummy; lucky: clearly worse, no double-dummy loss; fine: neither. "
         + sd.HONESTY, style="dim italic")

@@ -62,9 +62,13 @@ DEFAULT_TT_MB = 128.0
 #: nil kept and counting the tricks beside it fills 16 MB (docs/BENCHMARKS.md
 #: "The bid simulation's table").
 LAYOUT_TT_MB = 64.0
-#: The largest lookahead of the αμ search (solver/alphamu.py): the
+#: The largest lookahead of the αμ search (``advise --lookahead``): the
 #: declarer's side plays 26 cards in a hand.
 LOOKAHEAD_MAX = 26
+#: The work one lookahead search may spend: αμ nodes, double-dummy leaves
+#: (each a question to the engine) and the engine's nodes, about a minute
+#: of one core (docs/ADVISE.md "Without hindsight: αμ").
+LOOKAHEAD_NODE_BUDGET = 20_000_000
 #: The table of each of duck's solvers (one per kind of question), in megabytes.
 DUCK_TT_MB = 32.0
 #: Fallback for the transposition-table cap where the memory size is unknown.

@@ -467,6 +467,8 @@ def test_every_limit_is_in_docs():
                   f"({limits.BATCH_STDIN_MAX_BYTES:,} bytes;",
                   f"the first {limits.BATCH_ERRORS_SHOWN}", f"{limits.JOBS_PER_CORE} per usable core",
                   f"1 to {limits.SAMPLES_MAX:,}", "2^64 - 1",
+                  f"1 to {limits.LOOKAHEAD_MAX} moves",
+                  f"at most {limits.LOOKAHEAD_NODE_BUDGET:,} nodes",
                   f"first {limits.SUMMARY_EXACT_SOLVES:,} solve times",
                   f"1 to {limits.DEAL_COUNT_MAX:,} (with `--out`, at most {limits.DEAL_FILES_MAX:,}",
                   f"1 to 10^{len(str(limits.DEAL_TRIES_MAX)) - 1} (default 10,000,000",

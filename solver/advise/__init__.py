@@ -19,6 +19,9 @@ from __future__ import annotations
 from .answers import LayoutAnswers, group_values, solve_layout
 from .conditioning import Draws, SamplingReport, Weighted, bid_chances, exact_layouts, layout_rng
 from .layouts import Layout, LayoutError, LayoutSpace
+from .lookahead import HONESTY as LOOKAHEAD_HONESTY
+from .lookahead import (AUTO_LOOKAHEAD_TRICKS, Lookahead, LookaheadError, automatic_lookahead,
+                        default_goal)
 from .outcome import Outcome, Scorer
 from .question import AdviseError, Bidder, Goal, Question, question, question_of
 from .simulate import (DEFAULT_EXACT_LIMIT, DEFAULT_SAMPLES, DEFAULT_SEED,
@@ -34,5 +37,6 @@ __all__ = [
     "DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED", "EXACT_LIMIT_MAX",
     "Solving", "layout_work", "advise", "advise_on", "check_exact_limit", "check_precision",
     "check_samples", "double_dummy", "CLOSE_SE", "EXACT", "HONESTY", "SAMPLED", "Advice",
-    "CardFigures", "card_figures", "estimate", "within",
+    "CardFigures", "card_figures", "estimate", "within", "AUTO_LOOKAHEAD_TRICKS",
+    "LOOKAHEAD_HONESTY", "Lookahead", "LookaheadError", "automatic_lookahead", "default_goal",
 ]

@@ -43,6 +43,7 @@ cards in turn (the workers keep their solver from card to card).
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -60,6 +61,7 @@ from ..knowledge import Knowledge
 from ..review import CardJudgement
 from .answers import LayoutAnswers, solve_layout
 from .layouts import Layout
+from .lookahead import Lookahead, automatic_lookahead, default_goal, lookahead_figures
 from .question import AdviseError, Question, question
 from .simulate import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Solving, check_samples
 from .summary import CLOSE_SE, EXACT, Advice, CardFigures, chooser_scores, estimate
@@ -153,10 +155,24 @@ class SingleDummyJudgement:
         return negated(self.played.diff)
 
     @property
+    def chance_loss(self) -> Optional[float]:
+        """With the figures without hindsight (an ending of the declarer's
+        side, docs/REVIEW.md "Single dummy"): the best card's chance of the
+        contract without hindsight minus the played card's; else None."""
+        la = self.advice.lookahead
+        if la is None:
+            return None
+        return la.fusion_free_of(self.best.cards).value - la.fusion_free_of(self.played.cards).value
+
+    @property
     def single_dummy_best(self) -> bool:
         """The played card is not clearly worse than the single-dummy best
         (it is the best, within two standard errors of it, or less than
-        :data:`MIN_LOSS` worse)."""
+        :data:`MIN_LOSS` worse); with the figures without hindsight, its
+        chance of the contract without hindsight is the best one."""
+        loss = self.chance_loss
+        if loss is not None:
+            return loss <= 0
         return not clearly_worse(self.score_loss)
 
     @property
@@ -252,6 +268,7 @@ class Plan:
     streams: List[Iterator[Tuple[int, Layout]]] = field(default_factory=list)
     nodes: List[int] = field(default_factory=list)       # spent on each card
     why: Dict[int, str] = field(default_factory=dict)    # cards whose sampling has ended
+    lookaheads: Dict[int, Optional[Lookahead]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.streams = [s.items() for s in self.solvings]
@@ -261,8 +278,24 @@ class Plan:
         """The judgement of card ``which`` from its answers so far."""
         c, s = self.cards[which], self.solvings[which]
         advice = s.advice(self.why.get(which))
+        figures = self.lookahead(which)
+        if figures is not None:
+            advice = dataclasses.replace(advice, lookahead=figures)
         played = next(g for g in advice.cards if c.card in g.cards)
         return SingleDummyJudgement(c, advice, played, self._gains(which, advice, played))
+
+    def lookahead(self, which: int) -> Optional[Lookahead]:
+        """The figures without hindsight of card ``which``, to the end of the
+        hand, where `advise` runs them by itself (the declarer's side to
+        choose, every layout solved, an ending: :func:`.automatic_lookahead`);
+        else None. Searched once."""
+        if which not in self.lookaheads:
+            s = self.solvings[which]
+            m = automatic_lookahead(s.question, s.complete)
+            self.lookaheads[which] = None if m is None else lookahead_figures(
+                s.question, [w.layout for w in s.taken[:len(s.answers)]], s.answers,
+                s.weights(), True, m, default_goal(s.question))
+        return self.lookaheads[which]
 
     def _gains(self, which: int, advice: Advice, played: CardFigures) -> Tuple[Estimate, ...]:
         s = self.solvings[which]

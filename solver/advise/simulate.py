@@ -9,6 +9,7 @@ target, and summarises.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from typing import Callable, Iterator, List, Optional, Tuple
@@ -24,6 +25,8 @@ from ..deal import Deal
 from .answers import LayoutAnswers, group_values, solve_layout
 from .conditioning import Draws, SamplingReport, Weighted, exact_layouts
 from .layouts import Layout
+from ..limits import LOOKAHEAD_NODE_BUDGET
+from .lookahead import check_declarer_to_choose, check_goal, default_goal, lookahead_figures
 from .outcome import Scorer
 from .question import AdviseError, Question, question_of
 from .summary import EXACT, SAMPLED, Advice, card_figures
@@ -78,12 +81,16 @@ def advise(deal: Deal, player: Optional[str] = None, *, samples: int = DEFAULT_S
            solver: Optional[Solver] = None, tt_mb: float = LAYOUT_TT_MB,
            progress: Optional[Callable[[], None]] = None,
            update: Optional[Callable[[Advice], None]] = None,
-           hindsight: bool = True) -> Advice:
+           hindsight: bool = True, lookahead: Optional[int] = None,
+           goal: Optional[int] = None,
+           node_budget: Optional[int] = LOOKAHEAD_NODE_BUDGET) -> Advice:
     """Single-dummy advice for the card to play at ``deal``'s position, from
     the view of ``player`` (default: whoever chooses it): :func:`advise_on`
     the question of :func:`question_of`, with the deal's real layout for
     ``double_dummy`` when ``hindsight`` (the one place the hidden hands are
-    read)."""
+    read). ``lookahead``: the figures without hindsight too (αμ, the
+    declarer's side only), for ``goal`` whole-hand tricks (default: the
+    declarer's bid) within ``node_budget``."""
     q = question_of(deal, player)
     real: Optional[Layout] = None
     if hindsight:
@@ -91,7 +98,8 @@ def advise(deal: Deal, player: Optional[str] = None, *, samples: int = DEFAULT_S
         real = tuple(hands[s] for s in q.hidden)
     return advise_on(q, samples=samples, seed=seed, sampling=sampling, exact_limit=exact_limit,
                      precision=precision, time_limit=time_limit, executor=executor,
-                     solver=solver, tt_mb=tt_mb, progress=progress, update=update, real=real)
+                     solver=solver, tt_mb=tt_mb, progress=progress, update=update, real=real,
+                     lookahead=lookahead, goal=goal, node_budget=node_budget)
 
 
 class Solving:
@@ -193,13 +201,22 @@ def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int =
               executor: Optional[run.Executor] = None, solver: Optional[Solver] = None,
               tt_mb: float = LAYOUT_TT_MB, progress: Optional[Callable[[], None]] = None,
               update: Optional[Callable[[Advice], None]] = None,
-              real: Optional[Layout] = None) -> Advice:
+              real: Optional[Layout] = None, lookahead: Optional[int] = None,
+              goal: Optional[int] = None,
+              node_budget: Optional[int] = LOOKAHEAD_NODE_BUDGET) -> Advice:
     """Single-dummy advice on ``question``.
 
     ``executor`` runs the solves (default: this process, with ``solver`` if
     given); ``progress()`` is called after each layout; ``update(advice)``
     at each checkpoint of a sampled run (a live display); ``real``: the real
-    layout of the hidden hands, solved for ``double_dummy`` (hindsight)."""
+    layout of the hidden hands, solved for ``double_dummy`` (hindsight);
+    ``lookahead``: M, the figures without hindsight for the declarer's side
+    (docs/ADVISE.md "Without hindsight: αμ") for ``goal`` whole-hand tricks
+    (default: the declarer's bid), searched after the layouts are solved,
+    within the same time limit and ``node_budget``."""
+    if lookahead is not None:
+        check_declarer_to_choose(question)
+        goal = check_goal(default_goal(question) if goal is None else goal)
     if time_limit is not None and not (time_limit >= 0 and math.isfinite(time_limit)):
         raise AdviseError(f"{time_limit!r} seconds", field="time_limit",
                           expected="a number of seconds, 0 or more")
@@ -230,7 +247,15 @@ def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int =
                     update(a)
     finally:
         results.close()     # stops the workers of a run left early
-    return solving.advice(stopped_by)
+    advice = solving.advice(stopped_by)
+    if lookahead is None or goal is None:
+        return advice
+    n = len(solving.answers)
+    figures = lookahead_figures(
+        question, [w.layout for w in solving.taken[:n]], solving.answers, solving.weights(),
+        solving.complete, lookahead, goal, executor=runner, tt_mb=tt_mb, deadline=deadline,
+        node_budget=node_budget)
+    return dataclasses.replace(advice, lookahead=figures)
 
 
 __all__ = ["DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from ..bid.estimates import Estimate, effective_samples
 from ..bid.summary import HONESTY as DOUBLE_DUMMY_HONESTY
@@ -21,6 +21,9 @@ from .answers import LayoutAnswers
 from .conditioning import SamplingReport
 from .outcome import Outcome, Scorer
 from .question import Question
+
+if TYPE_CHECKING:   # lookahead.py builds on this module
+    from .lookahead import Lookahead
 
 EXACT, SAMPLED = "exact", "sampled"
 
@@ -91,15 +94,26 @@ class Advice:
     queries: int
     nodes: int
     target: Optional[float] = None  # --precision
+    lookahead: Optional["Lookahead"] = None  # the figures without hindsight (αμ)
 
     @property
     def recommended(self) -> CardFigures:
+        """The best card: by the expected score (:attr:`hindsight_pick`), or
+        with a lookahead the best chance of the goal without hindsight, ties
+        in that order."""
+        if self.lookahead is None:
+            return self.cards[0]
+        return self.cards[self.lookahead.pick([c.cards for c in self.cards])]
+
+    @property
+    def hindsight_pick(self) -> CardFigures:
+        """The card with the best expected score (double dummy in each layout)."""
         return self.cards[0]
 
     @property
     def close(self) -> Tuple[CardFigures, ...]:
         """The other cards within :data:`CLOSE_SE` standard errors of the
-        recommended one (exact: those with the same expected score and tricks)."""
+        hindsight pick (exact: those with the same expected score and tricks)."""
         return tuple(c for c in self.cards[1:] if within(c))
 
     @property
