@@ -342,8 +342,7 @@ class _AlphaMu:
                 if self.solver.at_least(self.position(w, played, leader, trick, broken),
                                         self.side, target):
                     yes |= 1 << w
-                if self.leaves % CHECK_EVERY == 0:
-                    self.check()
+                self.check()    # a leaf early in the hand is a whole solve
             self.leaf[key] = (asked | todo, yes)
         return yes & valid
 
