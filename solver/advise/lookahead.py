@@ -27,7 +27,7 @@ from ..bid.estimates import Estimate
 from .answers import LayoutAnswers
 from .layouts import Layout
 from .question import Question
-from .summary import estimate
+from .summary import Lookahead, estimate
 
 
 
@@ -64,45 +64,6 @@ def check_declarer_to_choose(question: Question) -> None:
             f"{question.player} is a defender: the lookahead searches the declarer's choices "
             "only", field="lookahead",
             expected=f"a position where the declarer ({question.names[0]}) chooses the card")
-
-
-@dataclass(frozen=True)
-class Lookahead:
-    """The figures without hindsight. ``lookahead``: M asked (capped at
-    ``covering``, the M that covers every card the side has left);
-    ``completed``: the M the figures are of (1: the hindsight figures, when
-    no deeper search finished); ``goal``: N, the side's whole-hand tricks;
-    ``fusion_free[g]`` and ``hindsight[g]``: per card group
-    (``question.groups`` order) the chance of the goal without and with
-    hindsight; ``exact``: every consistent layout and an M that covers the
-    hand; ``stopped_by``: None, ``time`` or ``nodes``; ``nodes``,
-    ``leaves``, ``engine_nodes``: the search's work."""
-
-    lookahead: int
-    covering: int
-    completed: int
-    goal: int
-    groups: Tuple[Tuple[int, ...], ...]
-    fusion_free: Tuple[Estimate, ...]
-    hindsight: Tuple[Estimate, ...]
-    exact: bool
-    stopped_by: Optional[str]
-    nodes: int
-    leaves: int
-    engine_nodes: int
-
-    def fusion_free_of(self, cards: Tuple[int, ...]) -> Estimate:
-        """The figure without hindsight of the group ``cards``."""
-        return self.fusion_free[self.groups.index(cards)]
-
-    def hindsight_of(self, cards: Tuple[int, ...]) -> Estimate:
-        """The double-dummy chance of the goal after a card of ``cards``."""
-        return self.hindsight[self.groups.index(cards)]
-
-    def pick(self, order: Sequence[Tuple[int, ...]]) -> int:
-        """The index in ``order`` (groups, best first by the hindsight advice)
-        of the best group without hindsight, ties to the earliest."""
-        return min(range(len(order)), key=lambda i: (-self.fusion_free_of(order[i]).value, i))
 
 
 def automatic_lookahead(question: Question, exact: bool) -> Optional[int]:

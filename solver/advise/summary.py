@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from ..bid.estimates import Estimate, effective_samples
 from ..bid.summary import HONESTY as DOUBLE_DUMMY_HONESTY
@@ -21,9 +21,6 @@ from .answers import LayoutAnswers
 from .conditioning import SamplingReport
 from .outcome import Outcome, Scorer
 from .question import Question
-
-if TYPE_CHECKING:   # lookahead.py builds on this module
-    from .lookahead import Lookahead
 
 EXACT, SAMPLED = "exact", "sampled"
 
@@ -51,6 +48,45 @@ def estimate(values: Sequence[float], weights: Optional[Sequence[float]], exact:
     if proportion:
         return Estimate.proportion(values, weights)
     return Estimate.mean(values, weights)
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    """The figures without hindsight. ``lookahead``: M asked (capped at
+    ``covering``, the M that covers every card the side has left);
+    ``completed``: the M the figures are of (1: the hindsight figures, when
+    no deeper search finished); ``goal``: N, the side's whole-hand tricks;
+    ``fusion_free[g]`` and ``hindsight[g]``: per card group
+    (``question.groups`` order) the chance of the goal without and with
+    hindsight; ``exact``: every consistent layout and an M that covers the
+    hand; ``stopped_by``: None, ``time`` or ``nodes``; ``nodes``,
+    ``leaves``, ``engine_nodes``: the search's work."""
+
+    lookahead: int
+    covering: int
+    completed: int
+    goal: int
+    groups: Tuple[Tuple[int, ...], ...]
+    fusion_free: Tuple[Estimate, ...]
+    hindsight: Tuple[Estimate, ...]
+    exact: bool
+    stopped_by: Optional[str]
+    nodes: int
+    leaves: int
+    engine_nodes: int
+
+    def fusion_free_of(self, cards: Tuple[int, ...]) -> Estimate:
+        """The figure without hindsight of the group ``cards``."""
+        return self.fusion_free[self.groups.index(cards)]
+
+    def hindsight_of(self, cards: Tuple[int, ...]) -> Estimate:
+        """The double-dummy chance of the goal after a card of ``cards``."""
+        return self.hindsight[self.groups.index(cards)]
+
+    def pick(self, order: Sequence[Tuple[int, ...]]) -> int:
+        """The index in ``order`` (groups, best first by the hindsight advice)
+        of the best group without hindsight, ties to the earliest."""
+        return min(range(len(order)), key=lambda i: (-self.fusion_free_of(order[i]).value, i))
 
 
 @dataclass(frozen=True)
@@ -94,7 +130,7 @@ class Advice:
     queries: int
     nodes: int
     target: Optional[float] = None  # --precision
-    lookahead: Optional["Lookahead"] = None  # the figures without hindsight (αμ)
+    lookahead: Optional[Lookahead] = None  # the figures without hindsight (αμ)
 
     @property
     def recommended(self) -> CardFigures:
@@ -189,5 +225,5 @@ def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAns
         None if double_dummy is None else double_dummy[g]) for g in order)
 
 
-__all__ = ["Advice", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED", "card_figures",
+__all__ = ["Advice", "Lookahead", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED", "card_figures",
            "chooser_scores", "estimate", "group_outcomes", "within"]
