@@ -33,8 +33,8 @@ cdef inline int _nil_low_suits(const uint64_t* hand, int nil, int* lead,
     return low
 
 
-cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader, int low,
-                             int low_lead, uint64_t low_rw, uint64_t* rw) noexcept nogil:
+cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader, int spades_led,
+                             int low, int low_lead, uint64_t low_rw, uint64_t* rw) noexcept nogil:
     """Can the nil hand surely lose every trick from this trick start on?
     Sufficient: with one partner, every suit the nil hand holds is
 
@@ -46,8 +46,13 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
       hands together (the partner's cards among them) is above the nil
       hand's j-th lowest, for every j both have,
 
-    and, when the nil hand is on lead, it can lead a covered suit or a low
-    suit another hand holds.  The strategy (fixed in advance, whatever the
+    and, when the nil hand is on lead, it can lead a covered suit (spades
+    only when ``spades_led``: the rules allow it to lead them) or a low
+    suit another hand holds.  (A nil hand that may not lead its covered
+    spades must lead another suit: with a matched suit only, it leads a
+    card the others may all be above and then the suit can be left
+    unmatched, or, holding a low suit nobody else holds, a card nobody
+    can beat.)  The strategy (fixed in advance, whatever the
     opponents play) keeps every suit low, covered or matched:
 
     * the suit led is low for the nil hand: it follows below the card led
@@ -118,7 +123,8 @@ cdef inline int _nil_covered(const uint64_t* hand, int nil, int side, int leader
                     cover = 0
                     break
             if cover:
-                lead_ok = 1
+                if s or spades_led:
+                    lead_ok = 1
                 out |= DS_ONE << (13 * s + ds_ctz(ns))
                 continue
             # matched: a side suit whose j-th lowest card of the other three
@@ -750,7 +756,8 @@ cdef inline int start_bounds(const Search* ctx, int target, int rem, uint64_t* r
             # the nil hand can no longer win a trick, whatever anyone plays
             rw[0] = crw
             return 0
-        if _nil_covered(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, low, low_lead, crw, rw):
+        j = _may_lead_spades(ctx.q.breaking, ctx.st.broken, ctx.st.hand[leader])
+        if _nil_covered(ctx.st.hand, ctx.q.nil, ctx.q.side, leader, j, low, low_lead, crw, rw):
             return 0
     if ctx.q.nil >= 0 and (ctx.features & FEATURE_FORCED):
         # the opponents lead under the nil hand, or it must lead a winner

@@ -105,27 +105,42 @@ def tricks_left(case: Dict) -> int:
     return bin(case["hands"][case["leader"]]).count("1") + (1 if case["trick"] else 0)
 
 
-def random_position(rng: random.Random, cards: int) -> Dict:
-    """A random legal position with ``cards`` cards per hand before the trick."""
+def random_deck(rng: random.Random, cards: int, fewest_suits: int = 1) -> List[int]:
+    """The cards to deal ``cards`` a hand from: all 52, or half the time
+    those of ``fewest_suits`` to 4 suits (more following, ruffing and rank
+    fights) when they are enough."""
     deck = list(range(52))
     if rng.random() < 0.5:
-        # few suits: more following, ruffing and rank fights
-        suits = rng.sample(range(4), rng.randint(1, 4))
+        suits = rng.sample(range(4), rng.randint(fewest_suits, 4))
         few = [c for c in deck if c // 13 in suits]
         if len(few) >= 4 * cards:
             deck = few
-    dealt = rng.sample(deck, 4 * cards)
-    hands = [sum(1 << c for c in dealt[i * cards:(i + 1) * cards]) for i in range(4)]
-    leader = rng.randrange(4)
-    broken = rng.random() < 0.4
-    breaking = rng.random() < 0.5
+    return deck
+
+
+def random_trick(rng: random.Random, hands: List[int], leader: int, broken: bool, breaking: bool,
+                 lengths: Sequence[int] = (0, 0, 0, 1, 2, 3)) -> List[int]:
+    """A trick in progress of a length drawn from ``lengths``: random legal
+    cards, taken out of ``hands``."""
     trick: List[int] = []
-    for i in range(rng.choice((0, 0, 0, 1, 2, 3))):
+    for i in range(rng.choice(lengths)):
         seat = (leader + i) % 4
         legal = legal_cards(hands[seat], trick, broken, breaking)
         card = rng.choice([c for c in range(52) if legal >> c & 1])
         hands[seat] &= ~(1 << card)
         trick.append(card)
+    return trick
+
+
+def random_position(rng: random.Random, cards: int) -> Dict:
+    """A random legal position with ``cards`` cards per hand before the trick."""
+    deck = random_deck(rng, cards)
+    dealt = rng.sample(deck, 4 * cards)
+    hands = [sum(1 << c for c in dealt[i * cards:(i + 1) * cards]) for i in range(4)]
+    leader = rng.randrange(4)
+    broken = rng.random() < 0.4
+    breaking = rng.random() < 0.5
+    trick = random_trick(rng, hands, leader, broken, breaking)
     roll = rng.random()
     if roll < 0.35:
         side = rng.choice((5, 10))                 # declarer+dummy or the defenders

@@ -26,6 +26,7 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
+from dummy_spades.solver.cards import parse_hand
 from dummy_spades.solver.rules import legal_cards
 from solver_checks import REF, plain_engine, query, random_position
 from test_engine_split import spade_rich
@@ -717,3 +718,37 @@ def test_nil_matched_not_spades():
                spades_broken=True, count=0b0101, nil_seat=0)    # nil 0, partner 2
     assert value(pos) == -1
     assert probe(pos, 0) is None or probe(pos, 0)[0] < 0
+
+
+
+def _position(hands: str, nil: int, partner: int, leader: int, breaking: bool, broken: bool) -> Dict:
+    side = (1 << nil) | (1 << partner)
+    return dict(hands=[parse_hand(h) for h in hands.split()], leader=leader, side=side, trick=(),
+                breaking=breaking, spades_broken=broken, count=side, nil_seat=nil)
+
+
+#: The nil hand on lead, its spades covered by the partner's, spades not
+#: broken under the breaking rule: it may not lead them, and the suit it
+#: must lead loses the nil (found by a search over random positions
+#: against the reference twin).
+NIL_LEADS_SIDE_SUIT = [
+    _position("5..T. 3.A.. ..96. T..7.", 1, 3, 1, True, False),     # its ace nobody else holds
+    _position("9..6. .A5.. 3.T.. J.4..", 0, 3, 0, True, False),     # its matched diamond
+    _position("T.T.. K.9.. .52.. 9..T.", 3, 0, 3, True, False),
+]
+
+
+def test_nil_covered_spades_it_may_not_lead():
+    """The kept-nil rule lets the nil hand on lead lead a covered suit only
+    when the rules allow that lead: these nils are lost, and the bounds
+    must not keep them at any target (nor ``at_least(..., 0)``), while the
+    same hands with spades broken are kept."""
+    for pos in NIL_LEADS_SIDE_SUIT:
+        assert value(pos) == -1, pos
+        for target in (0, 1):
+            verdict = probe(pos, target)
+            assert verdict is None or verdict[0] < target, f"target {target}: kept by the rule: {pos}"
+        assert not engine.CompiledSolver(1).at_least(**query(pos), target=0), pos
+        broken = dict(pos, spades_broken=True)
+        assert value(broken) >= 0, broken
+        assert probe(broken, 0) is not None and probe(broken, 0)[0] >= 0, broken
