@@ -8,7 +8,7 @@
 
 ``sample``: at the opening lead of each deal (default: the three of
 ``DEFAULT_DEALS``), for the first ``--layouts`` layouts ``advise`` would
-sample (seed ``--seed``), one sample's work (``solver.advise.solve_layout``:
+sample (seed ``--seed``), one sample's work (``solver.advise.solve_cards``:
 the every-card question of the chooser's side and, per nil that counts, the
 nil-aware one) against one full solve of the same layout (one
 ``max_tricks`` of the chooser's side from an empty table, the question of
@@ -46,6 +46,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from dummy_spades.solver import advise as sd  # noqa: E402
+from dummy_spades.solver.simulation import Settings  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 from dummy_spades.solver.limits import LAYOUT_TT_MB  # noqa: E402
@@ -69,11 +70,11 @@ def sample_cost(paths: List[str], layouts: int, seed: int, tt_mb: float) -> None
             layout = q.space.sample(sd.layout_rng(seed, i))
             solver.clear()
             t = time.process_time()
-            solver.max_tricks(q.position(layout), q.side)
+            solver.max_tricks(q.board(layout).position, q.side)
             solve_t += time.process_time() - t
             solve_n += solver.nodes
             t = time.process_time()
-            a = sd.solve_layout(solver, q, (i, layout))
+            a = sd.solve_cards(solver, q, (i, layout))
             sample_t += time.process_time() - t
             sample_n += a.nodes
             queries += a.queries
@@ -101,8 +102,8 @@ def exact_cost(paths: List[str], seed: int, tt_mb: float, top: int = 10_000) -> 
             if n > top or n < 2 or len(q.groups) < 2:
                 continue
             t = time.process_time()
-            a = sd.advise(d, solver=solver, sampling="uniform", exact_limit=top, seed=seed,
-                          hindsight=False)
+            a = sd.advise(d, solver=solver, hindsight=False,
+                          settings=Settings(sampling="uniform", exact_limit=top, seed=seed))
             cpu = time.process_time() - t
             assert a.method == sd.EXACT
             print(f"| {os.path.basename(path)} | {len(d.played)} | "

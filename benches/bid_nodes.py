@@ -36,10 +36,10 @@ from _util import ROOT, check_nodes, write_nodes
 
 from dummy_spades.solver import bid as sim  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
-from dummy_spades.solver.bid.layout import (NOT_ASKED, NilOrder,  # noqa: E402
-                                            certain_trick, solve_layout)
+from dummy_spades.solver.bid.layout import NOT_ASKED, NilOrder, solve_layout  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 from dummy_spades.solver.limits import LAYOUT_TT_MB  # noqa: E402
+from dummy_spades.solver.simulation.model import certain_trick  # noqa: E402
 
 CASES = [("hands/three-peeky.yaml", "Carol"), ("hands/flip-2.yaml", "Bob"),
          ("hands/nil-candidate.yaml", "Bob")]

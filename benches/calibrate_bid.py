@@ -59,12 +59,14 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from _util import ROOT  # noqa: F401  (puts the repository on sys.path)
 
 from dummy_spades.solver.auction import Bid, auction_winner  # noqa: E402
-from dummy_spades.solver.bid import Knowledge, model  # noqa: E402
+from dummy_spades.solver.bid import Knowledge  # noqa: E402
+from dummy_spades.solver.simulation import model  # noqa: E402
 from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.bid.candidates import Candidate  # noqa: E402
 from dummy_spades.solver.bid.layout import Plan, solve_layout  # noqa: E402
 from dummy_spades.solver.bid.outcome import sample_outcome  # noqa: E402
-from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM, Sampler, sample_layout  # noqa: E402
+from dummy_spades.solver.bid.sampling import Sampler, sample_layout  # noqa: E402
+from dummy_spades.solver.simulation import CONDITIONED, UNIFORM  # noqa: E402
 from dummy_spades.solver.bid.control import DRAWS_PER_SAMPLE as CONTROL_DRAWS_PER_SAMPLE  # noqa: E402
 from dummy_spades.solver.bid.control import MIN_DRAWS as CONTROL_MIN_DRAWS  # noqa: E402
 from dummy_spades.solver.bid.control import ControlDraws  # noqa: E402

@@ -37,6 +37,7 @@ from dummy_spades.solver import bid as sim  # noqa: E402
 from dummy_spades.solver import run  # noqa: E402
 from dummy_spades.solver.batch import BatchDeal, BatchOptions, run_batch  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
+from dummy_spades.solver.simulation import Settings  # noqa: E402
 
 EXECUTORS = {"jobs1": (1, None), "jobs2": (2, None), "local1": (None, "local:1"),
              "local2": (None, "local:2")}
@@ -59,7 +60,7 @@ def time_bid(name: str, samples: int, path: str, player: str) -> Tuple[float, ob
     k = sim.Knowledge.from_deal(load_deal(os.path.join(ROOT, path)), player)
     start = time.perf_counter()
     with make(name) as ex:
-        analysis = sim.analyse(k, samples, 1, executor=ex)
+        analysis = sim.analyse(k, Settings(samples=samples, seed=1), executor=ex)
     return time.perf_counter() - start, analysis.results
 
 

@@ -6,8 +6,8 @@
 Conditioned sampling draws layouts, weighs each by the bidding model's
 chance of the earlier bids and drops most of the unlikely ones before any
 double-dummy solve. Its whole cost is that drawing: this script runs only the
-drawing (``solver.bid.sampling.Sampler``) for the bundled cases with earlier
-bids and for two extreme auctions on the hands of
+drawing (``solver.bid.sampling.Sampler``, over ``solver.simulation.Rejection``)
+for the bundled cases with earlier bids and for two extreme auctions on the hands of
 ``hands/earlier-bid-high.yaml``, and prints per case the draws per layout
 solved, n_eff of the accepted layouts, the bidding-model evaluations per
 layout and their CPU time per layout (the drawing thread's). Compare the

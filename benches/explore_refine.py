@@ -24,6 +24,7 @@ import math
 import os
 import sys
 import time
+from dataclasses import replace
 from typing import List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -33,6 +34,7 @@ if ROOT not in sys.path:
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 from dummy_spades.solver.exploration import (PRACTICE_SAMPLES, Exploration,  # noqa: E402
                                              SingleDummy)
+from dummy_spades.solver.simulation import Settings  # noqa: E402
 
 DEFAULT_DEALS = ("hands/worked-example.yaml", "hands/three-peeky.yaml", "hands/nil-bets.yaml",
                  "hands/mid-play.yaml")
@@ -46,7 +48,7 @@ def refine_speed(paths: List[str], seconds: float, samples: int, seed: int) -> N
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for path in paths:
         deal = load_deal(os.path.join(ROOT, path))
-        x = Exploration(deal, single=SingleDummy(view_samples=samples, seed=seed))
+        x = Exploration(deal, single=SingleDummy(Settings(samples, seed)))
         ref = x.single_dummy()
         assert ref is not None
         start = time.monotonic()
@@ -62,7 +64,7 @@ def refine_speed(paths: List[str], seconds: float, samples: int, seed: int) -> N
         assert a is not None
         worst = max(c.tricks.se for c in a.cards)
         t = time.monotonic()
-        comp = Exploration(deal, single=SingleDummy(seed=seed))
+        comp = Exploration(deal, single=SingleDummy(replace(SingleDummy().view, seed=seed)))
         comp.start_practice(deal.players[0] if comp.chooser != deal.players[0]
                             else deal.players[1])
         if comp.computer_to_play:

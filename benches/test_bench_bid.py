@@ -33,6 +33,7 @@ from _util import ROOT  # noqa: F401  (puts the repository on sys.path)
 from dummy_spades.solver import bid as sim  # noqa: E402
 from dummy_spades.solver import run as runs  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
+from dummy_spades.solver.simulation import Settings  # noqa: E402
 
 #: (deal file, player): a first bidder with three private peeks and no sure
 #: spade trick (so every nil question is searched), a first bidder with a
@@ -50,7 +51,8 @@ def run(path: str, player: str, samples: int, seed: int = 1, jobs=None,
     knowledge = sim.Knowledge.from_deal(deal, player)
     start = time.perf_counter()
     with runs.executor(jobs) as executor:
-        analysis = sim.analyse(knowledge, samples, seed, sampling=sampling, executor=executor)
+        analysis = sim.analyse(knowledge, Settings(samples=samples, seed=seed, sampling=sampling),
+                               executor=executor)
     return analysis, time.perf_counter() - start
 
 

@@ -8,7 +8,6 @@ fields.
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated, Dict, List, Optional
 
@@ -19,10 +18,11 @@ from rich.text import Text
 
 from dummy_spades.solver import advise as sd
 from dummy_spades.solver.advise import Advice, CardFigures, Lookahead, Question
-from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.cards import SUIT_LETTERS, SUIT_SYMBOLS, SUITS
 from dummy_spades.solver.limits import LAYOUT_TT_MB
 from dummy_spades.solver.seating import DECLARER_SIDE, DUMMY_SEAT
+from dummy_spades.solver.simulation import (DEFAULT_EXACT_LIMIT, DEFAULT_SAMPLES, DEFAULT_SEED,
+                                            EXACT_LIMIT_MAX, Settings)
 
 from .common import (console, emit_json, handle_errors, live_view, load_for_analysis, only_with,
                      progress_bar, usage_error)
@@ -31,7 +31,8 @@ from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, 
                       json_option, lookahead_option, player_option, precision_option,
                       sampling_option, time_limit_option, tt_mb_option, where)
 from .page import html_target, write_report
-from .render import card_names, cards_json, cards_text, display_order, estimate_text, holding_lines
+from .render import (card_names, cards_json, cards_text, chance_text, display_order, estimate_json,
+                     holding_lines, points_text)
 
 HELP = (
     "Advise on the next card to play, single dummy: from what the player who chooses it can "
@@ -56,14 +57,6 @@ STOPPED = {"time": "time limit reached", "precision": "precision reached",
 
 
 # ----------------------------------------------------------------- formats
-def pct(e: Estimate) -> str:
-    """``62±8%``: percent and one standard error in percentage points."""
-    if math.isnan(e.value):
-        return "—"
-    se = "" if math.isnan(e.se) or e.se == 0 else f"±{100 * e.se:.0f}"
-    return f"{100 * e.value:.0f}{se}%"
-
-
 def group_text(cards: CardFigures) -> Text:
     return cards_text(display_order(cards.cards))
 
@@ -87,26 +80,22 @@ def dummy_known(q: Question) -> int:
 
 
 # ------------------------------------------------------------------ JSON
-def est(e: Estimate) -> Dict[str, object]:
-    return e.as_json()
-
-
 def card_json(a: Advice, c: CardFigures) -> Dict[str, object]:
     q = a.question
     return {
         "cards": card_names(display_order(c.cards)),
-        "tricks": est(c.tricks),
-        "makes": {g.key: est(m) for g, m in zip(q.goals, c.makes)},
-        "scores": {p: est(s) for p, s in zip(a.players, c.scores)},
-        "score": est(c.score),
-        "diff_to_best": est(c.diff),
-        "tricks_diff_to_best": est(c.tricks_diff),
+        "tricks": estimate_json(c.tricks),
+        "makes": {g.key: estimate_json(m) for g, m in zip(q.goals, c.makes)},
+        "scores": {p: estimate_json(s) for p, s in zip(a.players, c.scores)},
+        "score": estimate_json(c.score),
+        "diff_to_best": estimate_json(c.diff),
+        "tricks_diff_to_best": estimate_json(c.tricks_diff),
         "double_dummy": c.double_dummy,
         "recommended": c is a.recommended,
         "within_two_se": c is not a.hindsight_pick and c in a.close,
         **({} if a.lookahead is None else {
-            "fusion_free": est(a.lookahead.fusion_free_of(c.cards)),
-            "hindsight": est(a.lookahead.hindsight_of(c.cards))}),
+            "fusion_free": estimate_json(a.lookahead.fusion_free_of(c.cards)),
+            "hindsight": estimate_json(a.lookahead.hindsight_of(c.cards))}),
     }
 
 
@@ -159,14 +148,14 @@ def advice_json(a: Advice, file: str) -> Dict[str, object]:
         "to_move": q.names[q.seat],
         "play_order": list(q.names),
         "declarer": q.names[0],
-        "spade_breaking": q.breaking,
+        "spade_breaking": q.knowledge.breaking,
         "position": {
             "trick": q.tricks_played + 1,
             "tricks_played": q.tricks_played,
             "leader": q.names[q.leader],
             "on_table": [{"hand": q.names[s], "card": c}
                          for s, c in zip(trick_seats, card_names(q.trick))],
-            "spades_broken": q.spades_broken,
+            "spades_broken": q.knowledge.spades_broken,
             "opening_lead": q.opening_lead,
         },
         "known": {
@@ -267,8 +256,8 @@ def cards_table(a: Advice) -> Table:
     for c in a.cards:
         best = c is a.hindsight_pick
         style = "bold green" if best else ("green" if c in a.close else "")
-        t.add_row(group_text(c), estimate_text(c.tricks), estimate_text(c.score, 1, sign=True),
-                  "best" if best else estimate_text(c.diff, 1, sign=True),
+        t.add_row(group_text(c), points_text(c.tricks), points_text(c.score, 1, sign=True),
+                  "best" if best else points_text(c.diff, 1, sign=True),
                   "—" if c.double_dummy is None else str(c.double_dummy), style=style)
     return t
 
@@ -286,8 +275,8 @@ def goals_table(a: Advice) -> Table:
         t.add_column(p, justify="right", no_wrap=True)
     for c in a.cards:
         scores = dict(zip(a.players, c.scores))
-        t.add_row(group_text(c), *[pct(m) for m in c.makes],
-                  *[estimate_text(scores[p], 0, sign=True, gap="") for p in others],
+        t.add_row(group_text(c), *[chance_text(m) for m in c.makes],
+                  *[points_text(scores[p], 0, sign=True, gap="") for p in others],
                   style="bold green" if c is a.recommended else "")
     return t
 
@@ -299,7 +288,7 @@ def lookahead_table(a: Advice, la: Lookahead) -> Table:
     t.add_column(f"{la.goal}+ tricks, hindsight", justify="right", no_wrap=True)
     t.add_column(f"without hindsight (M={la.completed})", justify="right", no_wrap=True)
     for c in sorted(a.cards, key=lambda c: -la.fusion_free_of(c.cards).value):
-        t.add_row(group_text(c), pct(la.hindsight_of(c.cards)), pct(la.fusion_free_of(c.cards)),
+        t.add_row(group_text(c), chance_text(la.hindsight_of(c.cards)), chance_text(la.fusion_free_of(c.cards)),
                   style="bold green" if c is a.recommended else "")
     return t
 
@@ -321,7 +310,7 @@ def lookahead_lines(a: Advice, la: Lookahead) -> List[RenderableType]:
         gain = la.fusion_free_of(pick.cards).value - la.fusion_free_of(hindsight.cards).value
         lines.append(Text.assemble(
             "The hindsight pick ", group_text(hindsight), " makes ",
-            pct(la.fusion_free_of(hindsight.cards)), " without hindsight; ", group_text(pick),
+            chance_text(la.fusion_free_of(hindsight.cards)), " without hindsight; ", group_text(pick),
             f" makes {100 * gain:.0f} percentage points more", style="yellow"))
     return lines
 
@@ -329,11 +318,11 @@ def lookahead_lines(a: Advice, la: Lookahead) -> List[RenderableType]:
 def verdict(a: Advice) -> Group:
     r = a.recommended
     lines = [Text.assemble(("Recommended: ", "bold"), group_text(r),
-                           f"  (expected score {estimate_text(r.score, 1, sign=True)}, "
-                           f"{estimate_text(r.tricks)} tricks for the side)")]
+                           f"  (expected score {points_text(r.score, 1, sign=True)}, "
+                           f"{points_text(r.tricks)} tricks for the side)")]
     if a.lookahead is not None:
         lines[0].append(f"; best without hindsight: "
-                        f"{pct(a.lookahead.fusion_free_of(r.cards))} to take "
+                        f"{chance_text(a.lookahead.fusion_free_of(r.cards))} to take "
                         f"{a.lookahead.goal}+ tricks")
     if a.close and a.lookahead is None:
         names = Text(", ").join(group_text(c) for c in a.close)
@@ -372,7 +361,7 @@ def advise(
     player: Annotated[Optional[str], player_option(
         "The player asking: the one who chooses the next card (the declarer for the "
         "dummy's). Default: that player.")] = None,
-    samples: Samples = sd.DEFAULT_SAMPLES,
+    samples: Samples = DEFAULT_SAMPLES,
     precision: Annotated[Optional[float], precision_option(
         "points",
         "Keep sampling until every card's paired difference to the best card has a standard "
@@ -384,14 +373,14 @@ def advise(
     jobs: Jobs = None,
     cluster: Cluster = None,
     cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,
-    seed: Seed = sd.DEFAULT_SEED,
+    seed: Seed = DEFAULT_SEED,
     sampling: Annotated[Sampling, sampling_option(
         "conditioned: weight the layouts by the bidding model's chance of the bids the other "
         "players made (as `bid` does); uniform: every consistent layout alike.")]
     = Sampling.conditioned,
     exact_limit: Annotated[int, exact_limit_option(
         "Solve every consistent layout (exact figures) when there are at most N "
-        f"(0 to {sd.EXACT_LIMIT_MAX:,}; 0: always sample).")] = sd.DEFAULT_EXACT_LIMIT,
+        f"(0 to {EXACT_LIMIT_MAX:,}; 0: always sample).")] = DEFAULT_EXACT_LIMIT,
     lookahead: Annotated[Optional[int], lookahead_option(
         "The declarer's side to choose: also search each card's chance of the goal when the "
         "side does not learn the layout during its next M moves (αμ; M = 1 is the "
@@ -416,16 +405,15 @@ def advise(
         usage_error(f"--lookahead {lookahead}: {q.player} is a defender, and the lookahead "
                     "searches the declarer's choices only; expected a position where the "
                     f"declarer ({q.names[0]}) chooses the card, or no --lookahead")
+    settings = Settings(samples, seed, sampling.value, exact_limit, precision, time_limit)
     layouts = q.space.count()
-    total = layouts if layouts <= exact_limit else samples
     if lookahead is None:
-        lookahead = sd.automatic_lookahead(q, layouts <= exact_limit)
+        lookahead = sd.automatic_lookahead(q, settings.exact(layouts))
     live = precision is not None and not json_out
     with runs_on.start() as runner, live_view(live, report) as update, \
-            progress_bar(total, "solving layouts", enabled=update is None) as advance:
-        advice = sd.advise(deal, player, samples=samples, seed=seed, sampling=sampling.value,
-                           exact_limit=exact_limit, precision=precision,
-                           time_limit=time_limit, executor=runner,
+            progress_bar(settings.planned(layouts), "solving layouts",
+                         enabled=update is None) as advance:
+        advice = sd.advise(deal, player, settings, executor=runner,
                            tt_mb=LAYOUT_TT_MB if tt_mb is None else tt_mb,
                            progress=advance, update=update, lookahead=lookahead, goal=goal)
     payload = advice_json(advice, str(file))

@@ -9,7 +9,7 @@ describes the method and the JSON fields.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import Annotated, Callable, List, Optional
 
 import typer
 
@@ -17,6 +17,7 @@ from dummy_spades.solver import bid as sim
 from dummy_spades.solver.bid import HONESTY, Knowledge
 from dummy_spades.solver.limits import LAYOUT_TT_MB
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
+from dummy_spades.solver.simulation import DEFAULT_SAMPLES, DEFAULT_SEED, Settings
 
 from .bid_report import analysis_json, check_json, render_analysis, render_checks, report
 from .common import emit_json, fail, handle_errors, live_view, load_for_analysis, progress_bar
@@ -61,8 +62,8 @@ def bid(
     all_players: Annotated[bool, typer.Option(
         "--all", help="Check every player's bid in bidding order beside the deal's "
                                   "actual double-dummy result.")] = False,
-    samples: Samples = sim.DEFAULT_SAMPLES,
-    seed: Seed = sim.DEFAULT_SEED,
+    samples: Samples = DEFAULT_SAMPLES,
+    seed: Seed = DEFAULT_SEED,
     jobs: Jobs = None,
     cluster: Cluster = None,
     cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,
@@ -99,40 +100,34 @@ def bid(
     html_target(html, file)
     deal = load_for_analysis(file, no_spade_breaking)
     tt_mb = LAYOUT_TT_MB if tt_mb is None else tt_mb
+    settings = Settings(samples, seed, sampling.value, precision=precision, time_limit=time_limit)
     if all_players:
         bidders = len(deal.auction.bids) if deal.auction else 0
         total = samples * min(3, bidders + 1)
         with runs_on.start() as runner, progress_bar(total, "simulating") as advance:
-            checks = sim.check_all(deal, samples, seed, advance, tt_mb,
-                                   time_limit=time_limit, sampling=sampling.value,
-                                   precision=precision, executor=runner,
+            checks = sim.check_all(deal, settings, advance, tt_mb, executor=runner,
                                    controls=not no_control_variates)
         payload = check_json(checks)
-        write_report(html, "bid", payload, deal)
-        if json_out:
-            emit_json(payload)
-        else:
-            render_checks(checks)
-        return
-    knowledge = Knowledge.from_deal(deal, player)
-    candidate = None
-    if bid_tricks is not None:
-        candidate = sim.parse_candidate(knowledge, bid_tricks, nil or [])
+        show: Callable[[], None] = lambda: render_checks(checks)    # noqa: E731
     else:
-        candidate = sim.file_bid(deal, knowledge.player)
-    live = precision is not None and not json_out
-    with runs_on.start() as runner, live_view(live, report) as update, \
-            progress_bar(samples, "simulating", enabled=update is None) as advance:
-        analysis = sim.analyse(knowledge, samples, seed, candidate, advance, tt_mb,
-                               time_limit=time_limit, sampling=sampling.value,
-                               precision=precision, update=update, executor=runner,
-                               controls=not no_control_variates)
-    payload = analysis_json(analysis)
+        knowledge = Knowledge.from_deal(deal, player)
+        candidate = None
+        if bid_tricks is not None:
+            candidate = sim.parse_candidate(knowledge, bid_tricks, nil or [])
+        else:
+            candidate = sim.file_bid(deal, knowledge.player)
+        live = precision is not None and not json_out
+        with runs_on.start() as runner, live_view(live, report) as update, \
+                progress_bar(samples, "simulating", enabled=update is None) as advance:
+            analysis = sim.analyse(knowledge, settings, candidate, advance, tt_mb, update,
+                                   executor=runner, controls=not no_control_variates)
+        payload = analysis_json(analysis)
+        show = lambda: render_analysis(analysis)    # noqa: E731
     write_report(html, "bid", payload, deal)
     if json_out:
         emit_json(payload)
     else:
-        render_analysis(analysis)
+        show()
 
 
 def register(app: typer.Typer) -> None:

@@ -11,12 +11,14 @@ from rich.table import Table
 from rich.text import Text
 
 from dummy_spades.solver import bid as sim
-from dummy_spades.solver.bid import (HONESTY, MODEL_HONESTY, BidAnalysis, CandidateStats, Estimate,
+from dummy_spades.solver.bid import (HONESTY, MODEL_HONESTY, BidAnalysis, CandidateStats,
                                      Knowledge, PlayerCheck, RoleStats)
 from dummy_spades.solver.cards import iter_cards
+from dummy_spades.solver.simulation import Estimate
 
 from .common import console, signed
-from .render import cards_json, cards_text, display_order, holding_lines, standing_json
+from .render import (cards_json, cards_text, chance_text, display_order, estimate_json,
+                     holding_lines, points_text, standing_json)
 
 STOPPED = {"time": "time limit reached", "precision": "precision reached",
            "draws": "draw cap reached", "samples": "all samples asked for solved"}
@@ -26,22 +28,6 @@ BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
 # ----------------------------------------------------------------- formats
-def pct(e: Estimate, n: bool = False) -> str:
-    """``87% ±2.4``: percent and one standard error in percentage points
-    (and ``n=200`` when asked)."""
-    if math.isnan(e.value):
-        return "—" + (f" (n={e.n})" if n else "")
-    se = "" if math.isnan(e.se) else f" ±{100 * e.se:.1f}"
-    return f"{100 * e.value:.0f}%{se}" + (f" (n={e.n})" if n else "")
-
-
-def points(e: Estimate) -> str:
-    if math.isnan(e.value):
-        return "—"
-    se = "" if math.isnan(e.se) else f" ±{e.se:.1f}"
-    return f"{e.value:+.1f}{se}"
-
-
 def bar(fraction: float, width: int = BAR_WIDTH) -> str:
     """A horizontal bar of ``fraction`` (0..1) of ``width`` cells, in eighths."""
     eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
@@ -58,10 +44,6 @@ def role_label(r: RoleStats) -> str:
 
 
 # ------------------------------------------------------------------ JSON
-def est(e: Estimate) -> Dict[str, object]:
-    return e.as_json()
-
-
 def later_bid_model(a: BidAnalysis) -> str:
     return sim.MODEL_LATER_BIDS if a.weighted else sim.LATER_BID_MODEL[a.knowledge.bidding]
 
@@ -106,16 +88,17 @@ def candidate_json(k: Knowledge, c: CandidateStats) -> Dict[str, object]:
         "bid": c.candidate.tricks,
         "nil": ["self" if h == k.player else h for h in c.candidate.nils],
         "call": c.call,
-        "expected_score": est(c.score),
-        "expected_points": est(c.points),
-        "expected_bags": est(c.bags),
-        "make": est(c.make),
-        "declare": est(c.declare),
+        "expected_score": estimate_json(c.score),
+        "expected_points": estimate_json(c.points),
+        "expected_bags": estimate_json(c.bags),
+        "make": estimate_json(c.make),
+        "declare": estimate_json(c.declare),
         "nil_results": [{"hand": "self" if n.hand == k.player else n.hand,
-                         "counts": est(n.counts), "kept": est(n.kept)} for n in c.nils],
-        "expected_score_by_declarer": {d: est(e) for d, e in c.by_role},
-        "make_by_declarer": {d: est(e) for d, e in c.make_by_role},
-        "declare_by_declarer": {d: est(e) for d, e in c.declarer_share},
+                         "counts": estimate_json(n.counts), "kept": estimate_json(n.kept)}
+                        for n in c.nils],
+        "expected_score_by_declarer": {d: estimate_json(e) for d, e in c.by_role},
+        "make_by_declarer": {d: estimate_json(e) for d, e in c.make_by_role},
+        "declare_by_declarer": {d: estimate_json(e) for d, e in c.declarer_share},
     }
 
 
@@ -126,7 +109,7 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
         j = a.judged
         judged = {"bid": candidate_json(k, j.stats),
                   "best_alternative": candidate_json(k, j.best_alternative),
-                  "difference": est(j.difference), "rank": j.rank,
+                  "difference": estimate_json(j.difference), "rank": j.rank,
                   "of": len(a.candidates) + (0 if j.stats in a.candidates else 1)}
     return {
         "player": k.player,
@@ -155,9 +138,10 @@ def analysis_json(a: BidAnalysis) -> Dict[str, object]:
             "role": r.role,
             "partner": r.partner,
             "histogram": histogram_json(a, r),
-            "tricks": est(r.tricks),
-            "make": [est(e) for e in r.make],
-            "nils": [{"hand": "self" if n.hand == k.player else n.hand, "kept": est(n.kept),
+            "tricks": estimate_json(r.tricks),
+            "make": [estimate_json(e) for e in r.make],
+            "nils": [{"hand": "self" if n.hand == k.player else n.hand,
+                      "kept": estimate_json(n.kept),
                       "implied": n.implied} for n in r.nils],
         } for r in a.roles],
         "bids": [candidate_json(k, c) for c in a.bids],
@@ -302,8 +286,7 @@ def histogram_table(a: BidAnalysis) -> Table:
             share = r.histogram[tricks] / sum(r.histogram)
             row.append(f"{bar(share / peak)} {100 * share:5.1f}%" if r.histogram[tricks] else "")
         t.add_row(*row)
-    t.add_row("mean", *[f"{r.tricks.value:.2f} ±{r.tricks.se:.2f}" if not math.isnan(r.tricks.se)
-                        else f"{r.tricks.value:.2f}" for r in a.roles], style="bold")
+    t.add_row("mean", *[points_text(r.tricks) for r in a.roles], style="bold")
     return t
 
 
@@ -324,8 +307,8 @@ def bids_table(a: BidAnalysis) -> Table:
     for c in a.bids:
         style = "bold green" if c is best else ""
         t.add_row(c.call if c.candidate.nils else str(c.tricks),
-                  *[pct(r.make[c.tricks]) for r in a.roles], pct(c.declare),
-                  pct(c.make), points(c.score), style=style)
+                  *[chance_text(r.make[c.tricks]) for r in a.roles], chance_text(c.declare),
+                  chance_text(c.make), points_text(c.score, 1, sign=True), style=style)
     if k.standing is not None:
         t.caption = "expected scores include the bag penalty your running bags would trigger"
     return t
@@ -341,7 +324,7 @@ def nils_table(a: BidAnalysis) -> Table:
     for r in a.roles:
         for n in r.nils:
             note = "holds a sure trick in spades" if n.implied else ""
-            t.add_row(hand_name(k, n.hand), role_label(r), pct(n.kept), note)
+            t.add_row(hand_name(k, n.hand), role_label(r), chance_text(n.kept), note)
     return t
 
 
@@ -354,41 +337,44 @@ def candidates_table(a: BidAnalysis, top: int = 6) -> Table:
     shown = [c for c in a.candidates if k.bidding != "standard"   # a variant's nils are part of the bid
              or all(n.counts.value > 0 for n in c.nils)][:top]
     for i, c in enumerate(shown, 1):
-        t.add_row(str(i), c.call, points(c.score), pct(c.make), pct(c.declare), _nil_cell(k, c),
+        t.add_row(str(i), c.call, points_text(c.score, 1, sign=True), chance_text(c.make),
+                  chance_text(c.declare), _nil_cell(k, c),
                   style="bold green" if i == 1 else "")
     return t
 
 
 def _nil_cell(k: Knowledge, c: CandidateStats) -> str:
-    return "; ".join(f"{hand_name(k, n.hand)} {pct(n.kept, n=True)}" for n in c.nils)
+    return "; ".join(f"{hand_name(k, n.hand)} {chance_text(n.kept, n=True)}" for n in c.nils)
 
 
 def verdict(a: BidAnalysis) -> Group:
     k = a.knowledge
     r = a.recommended
     lines = [Text.assemble(("Recommended bid: ", "bold"), (r.call, "bold green"),
-                           f"  (expected {points(r.score)} points; makes {pct(r.make)}; "
-                           f"you declare {pct(r.declare)}; {n_text(a)})")]
+                           f"  (expected {points_text(r.score, 1, sign=True)} points; "
+                           f"makes {chance_text(r.make)}; "
+                           f"you declare {chance_text(r.declare)}; {n_text(a)})")]
     if a.judged is not None:
         j = a.judged
         c = j.stats
         of = len(a.candidates)
         lines.append(Text.assemble(
             ("Your bid ", "bold"), (c.call, "bold cyan"),
-            f": makes {pct(c.make)}, you declare {pct(c.declare)}, expected {points(c.score)} "
+            f": makes {chance_text(c.make)}, you declare {chance_text(c.declare)}, "
+            f"expected {points_text(c.score, 1, sign=True)} "
             f"points ({n_text(a)})"))
         for d, e in c.by_role:
             who = "you declare" if d == k.player else f"{d} declares"
-            lines.append(Text(f"    if {who}: expected {points(e)}", style="dim"))
+            lines.append(Text(f"    if {who}: expected {points_text(e, 1, sign=True)}", style="dim"))
         for n in c.nils:
-            lines.append(Text(f"    nil on {hand_name(k, n.hand)}: counts {pct(n.counts)}, "
-                              f"kept {pct(n.kept, n=True)}", style="dim"))
+            lines.append(Text(f"    nil on {hand_name(k, n.hand)}: counts {chance_text(n.counts)}, "
+                              f"kept {chance_text(n.kept, n=True)}", style="dim"))
         diff = j.difference
         style = "green" if j.rank == 1 else ("yellow" if diff.value > -10 else "red")
         lines.append(Text.assemble(
-            f"Best alternative: {j.best_alternative.call} at {points(j.best_alternative.score)}; "
-            "your bid is ", (f"{diff.value:+.1f} ±{diff.se:.1f} points" if not math.isnan(diff.se)
-                             else f"{diff.value:+.1f} points", style),
+            f"Best alternative: {j.best_alternative.call} at "
+            f"{points_text(j.best_alternative.score, 1, sign=True)}; "
+            "your bid is ", (f"{points_text(diff, 1, sign=True)} points", style),
             f" from it (paired), rank {j.rank} of {of} candidates"))
     return Group(*lines)
 
@@ -408,11 +394,12 @@ def forced_table(a: BidAnalysis) -> Table:
     for d, share in c.declarer_share:
         if make[d].n == 0:
             continue
-        t.add_row("you declare" if d == k.player else f"{d} declares", pct(share),
-                  pct(make[d], n=True), points(score[d]))
-    t.add_row("overall", "100%", pct(c.make), points(c.score), style="bold")
+        t.add_row("you declare" if d == k.player else f"{d} declares", chance_text(share),
+                  chance_text(make[d], n=True), points_text(score[d], 1, sign=True))
+    t.add_row("overall", "100%", chance_text(c.make), points_text(c.score, 1, sign=True),
+              style="bold")
     for n in c.nils:
-        t.caption = f"nil on {hand_name(k, n.hand)}: kept {pct(n.kept, n=True)}"
+        t.caption = f"nil on {hand_name(k, n.hand)}: kept {chance_text(n.kept, n=True)}"
     return t
 
 
@@ -456,7 +443,7 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
         knew = ", ".join(f"{b.player} {b.call()}" for b in k.bids) or "—"
         if a.judged is not None:
             j = a.judged
-            made = (pct(j.stats.make), points(j.stats.score))
+            made = (chance_text(j.stats.make), points_text(j.stats.score, 1, sign=True))
             gap = f"{j.difference.value:+.1f}" if j.rank > 1 else "best"
         else:
             made, gap = ("—", "—"), "—"
@@ -469,7 +456,7 @@ def render_checks(checks: Sequence[PlayerCheck]) -> None:
         else:
             dd = ("auction incomplete", "—", "—")
         t.add_row(c.player, knew, "—" if c.bid is None else c.bid.call(c.player), *made,
-                  a.recommended.call, points(a.recommended.score), gap, *dd)
+                  a.recommended.call, points_text(a.recommended.score, 1, sign=True), gap, *dd)
     console.print(t)
     k = first.knowledge
     if len(checks) < len(k.players):

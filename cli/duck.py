@@ -29,17 +29,13 @@ from dummy_spades.solver.seating import side_name
 
 from .common import console, emit_json, handle_errors, load_for_analysis, signed
 from .options import DealFile, NoSpadeBreaking, json_option, time_limit_option
-from .render import add_columns, breaking_text, card_names, card_text, nil_json
+from .render import add_columns, breaking_text, card_names, card_text, nil_json, plural
 
 TIME_HELP = ("Seconds for the searches beyond the core numbers (reachable totals, the declarer's "
              "settle total, the totals of the nil-breaking games, the lowest and highest totals); "
              "0 skips them.")
 EQUILIBRIUM_HELP = ("Add the outcome when each player plays for their own score (max-n search; "
                     f"endings of at most {MAX_TRICKS} tricks).")
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 # ------------------------------------------------------------------ JSON

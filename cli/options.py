@@ -19,11 +19,10 @@ from typing import Annotated, Any, List, Optional
 import typer
 
 from dummy_spades.solver import limits, run
-from dummy_spades.solver.advise import EXACT_LIMIT_MAX
+from dummy_spades.solver.errors import DealError
 from dummy_spades.solver.limits import DEFAULT_TT_MB, LOOKAHEAD_MAX
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
-from dummy_spades.solver.bid.sampling import CONDITIONED, UNIFORM
-from dummy_spades.solver.errors import DealError
+from dummy_spades.solver.simulation import CONDITIONED, EXACT_LIMIT_MAX, UNIFORM
 
 DEAL_FILE_HELP = "A YAML deal file (docs/FORMAT.md)."
 NO_BREAKING_HELP = "Switch the spade-breaking rule off (spades may be led at any time: bridge play)."
@@ -177,7 +176,7 @@ Samples = Annotated[int, samples_option(
 
 
 def exact_limit_option(help: str) -> Any:
-    """``--exact-limit N``: 0 to :data:`~solver.advise.EXACT_LIMIT_MAX` layouts."""
+    """``--exact-limit N``: 0 to :data:`~solver.simulation.EXACT_LIMIT_MAX` layouts."""
     return typer.Option("--exact-limit", metavar="N", min=0, max=EXACT_LIMIT_MAX, help=help)
 
 

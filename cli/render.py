@@ -1,8 +1,10 @@
 """Rendering helpers shared by the commands: cards with suit symbols (hearts
-and diamonds in red) for Rich, table columns, estimates with their standard
-errors, and the JSON forms of the model's small values (cards are ``"SA"``,
-``"HT"``: suit letter then rank) and of a whole deal (``show --json``, which
-the HTML pages carry too)."""
+and diamonds in red) for Rich, table columns, the one way to show each kind
+of figure of a sampled analysis (a ± for points or tricks,
+:func:`points_text`; a chance, :func:`chance_text`; an estimate in JSON,
+:func:`estimate_json`), and the JSON forms of the model's small values
+(cards are ``"SA"``, ``"HT"``: suit letter then rank) and of a whole deal
+(``show --json``, which the HTML pages carry too)."""
 from __future__ import annotations
 
 import math
@@ -16,11 +18,11 @@ from dummy_spades.solver.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, fo
                           iter_cards, suit_of)
 from dummy_spades.solver.auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, legal_bids,
                                          spade_count)
-from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.board import Board, Trick
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.scoring import DUMMY, NilBet, PlayerScore, Standing
 from dummy_spades.solver.seating import bidding_order, controller, left_of
+from dummy_spades.solver.simulation import Estimate
 
 from .common import signed
 
@@ -58,12 +60,54 @@ def nils_text(score: PlayerScore, tricks: bool = False) -> Text:
     return out
 
 
-def estimate_text(e: Estimate, digits: int = 2, sign: bool = False, gap: str = " ") -> str:
-    """``5.58 ±0.29`` (no ± when exact or from one sample; ``—`` for no value)."""
+def plural(n: int, word: str) -> str:
+    """``1 trick``, ``3 tricks``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ------------------------------------------------------------------ figures
+def points_text(e: Estimate, digits: int = 2, sign: bool = False, gap: str = " ") -> str:
+    """A mean of points or tricks with one standard error: ``5.58 ±0.29``
+    (no ± when exact or from one sample; ``—`` for no value)."""
     if math.isnan(e.value):
         return "—"
     value = f"{e.value:+.{digits}f}" if sign else f"{e.value:.{digits}f}"
-    return value if math.isnan(e.se) or e.se == 0 else f"{value}{gap}±{e.se:.{digits}f}"
+    return value if math.isnan(e.se) or e.exact else f"{value}{gap}±{e.se:.{digits}f}"
+
+
+def chance_text(e: Estimate, n: bool = False) -> str:
+    """A chance: ``87% ±2.4`` (one standard error in percentage points;
+    none when exact); at or near 0% or 100% the 95% interval instead,
+    ``100% (≥ 72%, 95%)``, ``3% (1-9%, 95%)`` (:meth:`Estimate.interval`);
+    ``—`` for no value. ``n``: with the samples it rests on (``n=200``)."""
+    count = f"n={e.n}" if n else ""
+    if math.isnan(e.value):
+        return "—" + (f" ({count})" if n else "")
+    value = f"{100 * e.value:.0f}%"
+    interval = e.interval()
+    if interval is not None:
+        low, high = interval
+        bound = (f"≥ {100 * low:.0f}%" if high >= 0.9995 else
+                 f"≤ {100 * high:.0f}%" if low <= 0.0005 else
+                 f"{100 * low:.0f}-{100 * high:.0f}%")
+        return f"{value} ({bound}, 95%" + (f"; {count})" if n else ")")
+    se = "" if math.isnan(e.se) or e.exact else f" ±{100 * e.se:.1f}"
+    return value + se + (f" ({count})" if n else "")
+
+
+def estimate_json(e: Estimate, digits: int = 4) -> Dict[str, object]:
+    """An estimate in JSON: ``value``, ``se``, ``n`` (``null`` for no
+    value), ``n_eff`` with weighted samples, and for a chance at or near 0
+    or 1 its 95% Wilson ``interval`` ``[low, high]``."""
+    def r(x: float) -> Optional[float]:
+        return None if math.isnan(x) else round(x, digits)
+    out: Dict[str, object] = {"value": r(e.value), "se": r(e.se), "n": e.n}
+    if e.n_eff is not None:
+        out["n_eff"] = round(e.n_eff, 1)
+    interval = e.interval()
+    if interval is not None:
+        out["interval"] = [round(interval[0], digits), round(interval[1], digits)]
+    return out
 
 
 def card_text(card: int) -> Text:

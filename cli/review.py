@@ -9,7 +9,6 @@ docs/REVIEW.md.
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated, Dict, List, Optional
 
@@ -20,14 +19,14 @@ from rich.text import Text
 
 from dummy_spades.solver import advise as sd
 from dummy_spades.solver import limits
-from dummy_spades.solver.advise import review as sdr
 from dummy_spades.solver.backend import make_solver
-from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.review import CardJudgement, CutThroatNote, HandReview, Scores, review
+from dummy_spades.solver.review import single_dummy as sdr
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE
+from dummy_spades.solver.simulation import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Settings
 
 from .common import (console, emit_json, handle_errors, load_for_analysis, only_with,
                      progress_counter, signed)
@@ -36,11 +35,7 @@ from .options import (CLUSTER_TIMEOUT, Cluster, ClusterTimeout, DealFile, Jobs, 
                       samples_option, sampling_option, time_limit_option, tt_mb_option, where)
 from .page import html_target, write_report
 from .render import (add_columns, breaking_text, card_names, card_text, cards_text, display_order,
-                     player_json)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+                     estimate_json, player_json, plural, points_text)
 
 
 def _groups_json(card: CardJudgement) -> List[List[str]]:
@@ -71,40 +66,37 @@ def _note_json(n: Optional[CutThroatNote]) -> Optional[Dict[str, object]]:
             "bag_penalties": list(n.bag_penalties)}
 
 
-def _estimate_json(e: Estimate) -> Dict[str, object]:
-    return e.as_json()
-
-
 def _single_dummy_card_json(j: Optional[sdr.SingleDummyJudgement]) -> Optional[Dict[str, object]]:
     if j is None:
         return None
     a = j.advice
     return {"verdict": j.verdict, "settled": j.settled,
-            "tricks_loss": _estimate_json(j.tricks_loss),
-            "score_loss": _estimate_json(j.score_loss),
+            "tricks_loss": estimate_json(j.tricks_loss),
+            "score_loss": estimate_json(j.score_loss),
             "best": card_names(display_order(j.best.cards)),
             "single_dummy_best": j.single_dummy_best,
             "without_hindsight": None if a.lookahead is None else {
                 "lookahead": a.lookahead.completed, "goal": a.lookahead.goal,
-                "played": _estimate_json(a.lookahead.fusion_free_of(j.played.cards)),
-                "best": _estimate_json(a.lookahead.fusion_free_of(j.best.cards))},
-            "played": {"tricks": _estimate_json(j.played.tricks),
-                       "score": _estimate_json(j.played.score)},
+                "played": estimate_json(a.lookahead.fusion_free_of(j.played.cards)),
+                "best": estimate_json(a.lookahead.fusion_free_of(j.best.cards))},
+            "played": {"tricks": estimate_json(j.played.tricks),
+                       "score": estimate_json(j.played.score)},
             "method": a.method, "samples": a.samples, "stopped_by": a.stopped_by,
             "layouts": a.layouts, "consistent_layouts": a.consistent,
             "effective_samples": round(a.effective_samples, 1), "nodes": a.nodes}
 
 
 def single_dummy_json(s: sdr.SingleDummyReview) -> Dict[str, object]:
-    return {"samples": s.samples, "first_samples": s.first, "node_budget": s.node_budget,
-            "nodes": s.nodes, "rounds": s.rounds, "time_limit": s.time_limit,
-            "timed_out": s.timed_out, "min_loss": sdr.MIN_LOSS, "seed": s.seed,
-            "sampling": s.sampling, "exact_limit": s.exact_limit,
+    c = s.settings
+    return {"samples": c.samples, "first_samples": s.first, "node_budget": c.node_budget,
+            "nodes": s.nodes, "rounds": s.rounds, "time_limit": c.time_limit,
+            "timed_out": s.timed_out, "min_loss": sdr.MIN_LOSS, "seed": c.seed,
+            "sampling": c.sampling, "exact_limit": c.exact_limit,
             "cards_judged": len(s.judgements), "unsettled": s.unsettled,
             "unjudged": list(s.unjudged),
             "players": [{"player": p.player, "cards": p.cards,
-                         "tricks_loss": _estimate_json(p.tricks_loss),
-                         "score_loss": _estimate_json(p.score_loss),
+                         "tricks_loss": estimate_json(p.tricks_loss),
+                         "score_loss": estimate_json(p.score_loss),
                          **{v: p.count(v) for v in sdr.VERDICTS}} for p in s.players],
             "honesty": sd.HONESTY}
 
@@ -155,7 +147,7 @@ def _who(c: CardJudgement) -> str:
 
 def _verdict(c: CardJudgement) -> Text:
     if c.lost:
-        return Text(f"-{_plural(c.lost, 'trick')}", style="bold red")
+        return Text(f"-{plural(c.lost, 'trick')}", style="bold red")
     if c.choices == 1:
         return Text("forced", style="dim")
     return Text("best", style="green")
@@ -169,12 +161,6 @@ def _best_text(c: CardJudgement) -> Text:
 
 VERDICT_STYLES = {sdr.UNLUCKY: "yellow", sdr.LUCKY: "cyan", sdr.MISTAKE: "bold red",
                   sdr.FINE: "green"}
-
-
-def _loss(e: Estimate, digits: int = 1, gap: str = " ") -> str:
-    """``1.2 ±0.8`` (no ± when exact)."""
-    se = "" if math.isnan(e.se) or e.se == 0 else f"{gap}±{e.se:.{digits}f}"
-    return f"{e.value:.{digits}f}{se}"
 
 
 def _single_cell(j: Optional[sdr.SingleDummyJudgement], unjudged: bool = False) -> Text:
@@ -191,7 +177,7 @@ def _single_cell(j: Optional[sdr.SingleDummyJudgement], unjudged: bool = False) 
             text.append_text(cards_text(display_order(j.best.cards)))
         text.append(" without hindsight", style="dim")
     elif j.played is not j.best:
-        text.append(f" {_loss(j.score_loss, gap='')} ", style="dim")
+        text.append(f" {points_text(j.score_loss, 1, gap='')} ", style="dim")
         text.append_text(cards_text(display_order(j.best.cards)))
     a = j.advice
     text.append(" exact" if a.method == sd.EXACT else f" n={a.samples}", style="dim")
@@ -223,25 +209,27 @@ def render_cards(r: HandReview, single: Optional[sdr.SingleDummyReview] = None) 
 
 def render_single_dummy(s: sdr.SingleDummyReview) -> Group:
     """The per-player summary of the single-dummy judgements."""
-    limit = "" if s.time_limit is None else f", time limit {s.time_limit:g} s"
+    c = s.settings
+    limit = "" if c.time_limit is None else f", time limit {c.time_limit:g} s"
+    budget = "" if c.node_budget is None else f", within {c.node_budget:,} search nodes"
     t = Table(title=f"Single dummy, each player's cards that had a choice judged from what they "
                     f"could see (each card {s.first} samples, doubled while its verdict is "
-                    f"unsettled, at most {s.samples}, within {s.node_budget:,} search nodes"
-                    f"{limit}; exact when at most {s.exact_limit:,} layouts; {s.sampling} "
-                    f"sampling, seed {s.seed}): expected tricks and points lost to the "
+                    f"unsettled, at most {c.samples}{budget}"
+                    f"{limit}; exact when at most {c.exact_limit:,} layouts; {c.sampling} "
+                    f"sampling, seed {c.seed}): expected tricks and points lost to the "
                     "single-dummy best cards (± one standard error)",
               title_justify="left", show_edge=False, pad_edge=False)
     add_columns(t, (("player", "left"), ("cards", "right"), ("tricks lost", "right"),
                     ("points lost", "right"), ("mistake", "right"), ("unlucky", "right"),
                     ("lucky", "right"), ("fine", "right")))
     for p in s.players:
-        t.add_row(Text(p.player, style="bold"), str(p.cards), _loss(p.tricks_loss, 2),
-                  _loss(p.score_loss), *(str(p.count(v)) for v in
+        t.add_row(Text(p.player, style="bold"), str(p.cards), points_text(p.tricks_loss, 2),
+                  points_text(p.score_loss, 1), *(str(p.count(v)) for v in
                                          (sdr.MISTAKE, sdr.UNLUCKY, sdr.LUCKY, sdr.FINE)))
-    spent = Text(f"Search nodes spent: {s.nodes:,} in {_plural(s.rounds, 'round')}; "
-                 f"{_plural(s.unsettled, 'verdict')} unsettled (?)", style="dim")
+    spent = Text(f"Search nodes spent: {s.nodes:,} in {plural(s.rounds, 'round')}; "
+                 f"{plural(s.unsettled, 'verdict')} unsettled (?)", style="dim")
     if s.timed_out:
-        spent.append(f"; the time limit stopped the review ({_plural(len(s.unjudged), 'card')} "
+        spent.append(f"; the time limit stopped the review ({plural(len(s.unjudged), 'card')} "
                      "not reached)", style="yellow")
     legend = Text(
         f"Clearly worse single dummy: the chooser's expected points lost to the single-dummy "
@@ -311,7 +299,7 @@ def note_text(r: HandReview, note: CutThroatNote, card: CardJudgement) -> Text:
     text = Text("Cut-throat: ", style="bold yellow")
     text.append(f"{_who(card)}'s ")
     text.append_text(card_text(card.card))
-    text.append(f" (trick {card.trick}) gave away {_plural(card.lost, 'trick')}, yet as {what} "
+    text.append(f" (trick {card.trick}) gave away {plural(card.lost, 'trick')}, yet as {what} "
                 f"it helped {note.player}")
     effects = []
     if note.sets:
@@ -337,7 +325,7 @@ def render_review(r: HandReview, single: Optional[sdr.SingleDummyReview] = None)
         parts.append(Text(deal.title, style="bold underline"))
     bid = auction.tricks_bid[seating.declarer]
     played = ("the whole hand" if r.finished
-              else f"{_plural(len(r.cards), 'card')} of 52")
+              else f"{plural(len(r.cards), 'card')} of 52")
     parts.append(Text.assemble(
         (f"{seating.declarer} declares {bid}", "bold"),
         f" (the dummy sits opposite); defenders {seating.defenders[0]} and "
@@ -394,14 +382,14 @@ def review_command(
     time_limit: Annotated[Optional[float], time_limit_option(
         "With --single-dummy: stop after about this many seconds with the layouts solved by "
         "then (each card keeps its first ones; the answers then depend on the machine).")]
-    = sdr.DEFAULT_TIME_LIMIT,
-    seed: Seed = sd.DEFAULT_SEED,
+    = None,
+    seed: Seed = DEFAULT_SEED,
     sampling: Annotated[Sampling, sampling_option(
         "With --single-dummy: conditioned (the bids weight the layouts, as `advise`) or "
         "uniform.")] = Sampling.conditioned,
     exact_limit: Annotated[int, exact_limit_option(
         "With --single-dummy: solve every consistent layout at a card when there are at "
-        "most N.")] = sd.DEFAULT_EXACT_LIMIT,
+        "most N.")] = DEFAULT_EXACT_LIMIT,
     jobs: Jobs = None,
     cluster: Cluster = None,
     cluster_timeout: ClusterTimeout = CLUSTER_TIMEOUT,
@@ -418,13 +406,12 @@ def review_command(
     result = review(deal, solver)
     single = None
     if single_dummy:
-        planned = sdr.plan(deal, result.cards, samples=samples, seed=seed,
-                           sampling=sampling.value, exact_limit=exact_limit,
-                           node_budget=node_budget)
+        settings = Settings(samples, seed, sampling.value, exact_limit, time_limit=time_limit,
+                            node_budget=node_budget)
+        allotment = sdr.allot(deal, result.cards, settings)
         with runs_on.start() as runner, progress_counter("single dummy") as update:
-            single = sdr.single_dummy_review(planned, executor=runner, progress=update,
-                                             tt_mb=limits.LAYOUT_TT_MB if tt_mb is None else tt_mb,
-                                             time_limit=time_limit)
+            single = sdr.single_dummy_review(allotment, executor=runner, progress=update,
+                                             tt_mb=limits.LAYOUT_TT_MB if tt_mb is None else tt_mb)
     payload = review_json(result, str(file), single)
     write_report(html, "review", payload, deal)
     if json_out:

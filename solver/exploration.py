@@ -35,15 +35,13 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Dict, Hashable, Iterator, List, Optional, Tuple
 
 from . import analysis
-from .advise import (DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Advice, AdviseError, Layout, Question,
-                     Solving, check_exact_limit, check_samples, question, solve_layout)
+from .advise import Advice, AdviseError, Question, Solving, question, solve_cards
 from .analysis import CardAnalysis
 from .backend import make_solver
-from .bid.sampling import CONDITIONED, METHODS
 from .contract import Solver
 from .board import Board
 from .cards import count
@@ -54,6 +52,7 @@ from .position import equivalent_groups
 from .review import Scores, scores_at
 from .rules import Rules
 from .seating import controller
+from .simulation import Layout, Settings
 
 #: the most layouts the player's view solves at one point (sampled; exact
 #: mode solves every layout, up to ``exact_limit``): docs/EXPLORE.md
@@ -67,34 +66,31 @@ PRACTICE_SECONDS = 5.0
 
 @dataclass(frozen=True)
 class SingleDummy:
-    """How the explorer samples single-dummy figures: ``view_samples`` for
-    the player's view (exact when the consistent layouts number at most
-    ``exact_limit``), ``practice_samples`` for each card of a computer
+    """How the explorer samples single-dummy figures: ``view``, the settings
+    of the player's view (its samples, seed, sampling method, exact limit,
+    as for ``advise``); ``practice_samples`` for each card of a computer
     player in practice (exact when there are at most that many layouts),
     ``practice_seconds``: a computer player stops sampling after that many
     seconds of solving and plays by the layouts solved by then (its card
-    then depends on the machine's speed; ``None``: no limit); ``seed`` and
-    ``sampling`` (``conditioned`` or ``uniform``) as for ``advise``;
-    ``tt_mb``: the table of the solver of the layouts."""
+    then depends on the machine's speed; ``None``: no limit); ``tt_mb``: the
+    table of the solver of the layouts."""
 
-    view_samples: int = VIEW_SAMPLES
+    view: Settings = Settings(samples=VIEW_SAMPLES)
     practice_samples: int = PRACTICE_SAMPLES
     practice_seconds: Optional[float] = PRACTICE_SECONDS
-    seed: int = DEFAULT_SEED
-    sampling: str = CONDITIONED
-    exact_limit: int = DEFAULT_EXACT_LIMIT
     tt_mb: float = LAYOUT_TT_MB
 
     def __post_init__(self) -> None:
-        check_samples(self.view_samples)
-        check_samples(self.practice_samples)
+        self.settings(self.practice_samples, self.practice_samples)     # checked as samples
         if self.practice_seconds is not None and not 0 < self.practice_seconds < math.inf:
             raise AdviseError(f"{self.practice_seconds!r} seconds", field="practice_seconds",
                               expected="a positive number of seconds")
-        check_exact_limit(self.exact_limit)
-        if self.sampling not in METHODS:
-            raise AdviseError(f"sampling {self.sampling!r}", field="sampling",
-                              expected=" or ".join(METHODS))
+
+    def settings(self, samples: int, exact_limit: int,
+                 time_limit: Optional[float] = None) -> Settings:
+        """The view's settings with these samples, exact limit and
+        ``time_limit`` (seconds of solving)."""
+        return replace(self.view, samples=samples, exact_limit=exact_limit, time_limit=time_limit)
 
 
 class Refinement:
@@ -104,17 +100,16 @@ class Refinement:
     figures as ``advise`` with these settings) solved a few at a time.
 
     ``advice``: the figures of the layouts solved so far (``None`` before
-    the first); ``done``: every layout asked for is solved, or
-    ``time_limit`` seconds of solving are spent (``timed_out``)."""
+    the first); ``done``: every layout asked for is solved, or the
+    settings' ``time_limit`` in seconds of solving is spent (``timed_out``)."""
 
-    def __init__(self, question: Question, samples: int, seed: int, sampling: str,
-                 exact_limit: int, time_limit: Optional[float] = None) -> None:
+    def __init__(self, question: Question, settings: Settings) -> None:
         self.question = question
-        self.time_limit = time_limit
+        self.settings = settings
+        self.time_limit = settings.time_limit
         #: seconds spent solving layouts so far
         self.seconds = 0.0
         self.timed_out = False
-        self._settings = (samples, seed, sampling, exact_limit)
         self._solving: Optional[Solving] = None
         self._items: Optional[Iterator[Tuple[int, Layout]]] = None
         self.advice: Optional[Advice] = None
@@ -137,7 +132,7 @@ class Refinement:
         ``stop()`` says so first; none once done), then refresh ``advice``
         (the figures of every layout solved so far); the layouts solved."""
         if self._solving is None:
-            self._solving = Solving(self.question, *self._settings)
+            self._solving = Solving(self.question, self.settings)
             self._items = self._solving.items()
         assert self._items is not None
         started = time.monotonic()
@@ -148,7 +143,7 @@ class Refinement:
             if item is None:
                 self.done = True
                 break
-            self._solving.add(solve_layout(solver, self.question, item))
+            self._solving.add(solve_cards(solver, self.question, item))
             solved += 1
             now = time.monotonic()
             if self.time_limit is not None and \
@@ -395,14 +390,14 @@ class Exploration:
         chooser = self.chooser
         if chooser is None:
             return None
-        samples = samples or self.single.view_samples
-        limit = self.single.exact_limit if exact_limit is None else exact_limit
+        samples = samples or self.single.view.samples
+        limit = self.single.view.exact_limit if exact_limit is None else exact_limit
         key = (self.moves, self.breaking, samples, limit, time_limit)
         found = self._refinements.get(key)
         if found is None:
             q = question(self.knowledge(chooser))
-            found = self._refinements[key] = Refinement(q, samples, self.single.seed,
-                                                        self.single.sampling, limit, time_limit)
+            found = self._refinements[key] = Refinement(
+                q, self.single.settings(samples, limit, time_limit))
         return found
 
     def refine(self, refinement: Refinement, stop: Callable[[], bool],

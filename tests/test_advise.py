@@ -28,16 +28,17 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 
 from dummy_spades.solver import advise as sd
-from dummy_spades.solver.advise import LayoutSpace, question_of as question
+from dummy_spades.solver.advise import question_of as question
 from dummy_spades.solver.analysis import contract_result
 from dummy_spades.solver.auction import Auction, Bid
 from dummy_spades.solver.backend import make_solver
-from dummy_spades.solver.bid import model
 from dummy_spades.solver.cards import FULL_DECK, SPADES, SUIT_MASK, iter_cards, parse_hand, suit_of
 from dummy_spades.solver.cards import count as popcount
 from dummy_spades.solver.deal import Deal, FrozenMap
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.run import ProcessPool
+from dummy_spades.solver.simulation import (LayoutError, LayoutSpace, Settings, SimulationError,
+                                            model)
 from dummy_spades.solver.rules import Rules
 from dummy_spades.solver.scoring import DUMMY
 from dummy_spades.solver.seating import side_of
@@ -149,9 +150,9 @@ def test_draws_are_exactly_uniform(space):
 
 
 def test_a_space_that_does_not_add_up_is_refused():
-    with pytest.raises(sd.LayoutError):
+    with pytest.raises(LayoutError):
         LayoutSpace(("A", "B"), parse_hand("AK..."), (1, 2))
-    with pytest.raises(sd.LayoutError):
+    with pytest.raises(LayoutError):
         LayoutSpace(("A", "B"), parse_hand("AK..."), (1, 1), fixed=(parse_hand("A..."), 0))
 
 
@@ -159,7 +160,7 @@ def test_nothing_hidden_is_one_empty_layout():
     space = LayoutSpace((), 0, ())
     assert space.count() == 1 and list(space.layouts()) == [()]
     assert space.sample(random.Random(1)) == () and space.contains(())
-    with pytest.raises(sd.LayoutError):
+    with pytest.raises(LayoutError):
         LayoutSpace((), parse_hand("A..."), ())
 
 
@@ -395,8 +396,8 @@ CONDITIONED = [e + (c,) for e in ENDINGS for c in (False, True)
 def test_exact_mode_is_the_twins_average_over_every_layout(stem, cards, breaking, conditioned):
     deal = later(stem, cards, breaking)
     want, count = expected_figures(deal, conditioned)
-    a = sd.advise(deal, solver=REF, sampling="conditioned" if conditioned else "uniform",
-                  hindsight=False)
+    a = sd.advise(deal, solver=REF, hindsight=False,
+                  settings=Settings(sampling="conditioned" if conditioned else "uniform"))
     assert a.method == sd.EXACT and a.consistent == count == a.layouts == a.samples
     assert a.sampling.conditioned == conditioned
     players = list(deal.players)
@@ -437,7 +438,7 @@ def test_scores_after_each_card_are_solves_on_the_real_layout():
     deal = bundled("nil-break")
     q = question(deal)
     real = tuple(deal.board().hands[s] for s in q.hidden)
-    answers = sd.solve_layout(engine(), q, (0, real))
+    answers = sd.solve_cards(engine(), q, (0, real))
     scorer = sd.Scorer(q)
     figures = sd.card_figures(q, scorer, [answers], None, True)
     for c in figures:
@@ -458,10 +459,11 @@ def test_sampling_converges_to_enumeration(method):
     within 1 point). About 20 comparisons: a 4-SE miss by chance is a
     1-in-800 event."""
     deal = later("worked-example", 24)
-    exact = sd.advise(deal, solver=engine(), sampling=method, exact_limit=5000, hindsight=False)
+    exact = sd.advise(deal, solver=engine(), hindsight=False,
+                      settings=Settings(sampling=method, exact_limit=5000))
     assert exact.method == sd.EXACT and exact.consistent == 3432
-    sampled = sd.advise(deal, solver=engine(), sampling=method, samples=400, seed=5,
-                        exact_limit=1000, hindsight=False)
+    sampled = sd.advise(deal, solver=engine(), hindsight=False,
+                        settings=Settings(sampling=method, samples=400, seed=5, exact_limit=1000))
     assert sampled.method == sd.SAMPLED and sampled.samples == 400
     assert sampled.sampling.conditioned == (method == "conditioned")
     want = {c.cards: c for c in exact.cards}
@@ -511,16 +513,16 @@ def advice_without_hindsight(a: sd.Advice):
 def test_other_hidden_hands_give_the_same_advice(stem, cards, samples):
     deal = later(stem, cards) if cards else bundled(stem)
     other = relaid(deal, 11)
-    a = sd.advise(deal, solver=engine(), samples=samples, seed=3)
-    b = sd.advise(other, solver=engine(), samples=samples, seed=3)
+    a = sd.advise(deal, solver=engine(), settings=Settings(samples=samples, seed=3))
+    b = sd.advise(other, solver=engine(), settings=Settings(samples=samples, seed=3))
     assert advice_without_hindsight(a) == advice_without_hindsight(b)
 
 
 def test_the_same_advice_whatever_runs_the_solves():
     deal = later("worked-example", 9)
-    a = sd.advise(deal, samples=12, seed=4, solver=engine())
+    a = sd.advise(deal, solver=engine(), settings=Settings(samples=12, seed=4))
     with ProcessPool(2) as pool:
-        b = sd.advise(deal, samples=12, seed=4, executor=pool)
+        b = sd.advise(deal, executor=pool, settings=Settings(samples=12, seed=4))
     assert advice_without_hindsight(a) == advice_without_hindsight(b)
     assert a.queries == b.queries
 
@@ -546,14 +548,14 @@ def test_a_bid_no_layout_fits_is_left_out_and_named(monkeypatch):
                         lambda bid, view: 0.0 if bid == left_out else real(bid, view))
     draws = sd.Draws(q, 1)
     assert draws.conditioning and draws.report().ignored == (left_out,)
-    a = sd.advise(deal, solver=engine(), samples=4, hindsight=False)
+    a = sd.advise(deal, solver=engine(), hindsight=False, settings=Settings(samples=4))
     assert a.sampling.conditioned and a.sampling.ignored == (left_out,)
 
 
 def test_when_no_layout_fits_any_bid_the_layouts_are_uniform_with_a_note(monkeypatch):
     monkeypatch.setattr(model, "call_chance", lambda bid, view: 0.0)
     deal = later("worked-example", 9)
-    a = sd.advise(deal, solver=engine(), samples=5, hindsight=False)
+    a = sd.advise(deal, solver=engine(), hindsight=False, settings=Settings(samples=5))
     assert a.sampling.method == "uniform" and not a.sampling.conditioned
     assert "no layout fits" in a.sampling.note and a.samples == 5
     e = sd.advise(later("spade-breaking", 3), solver=engine(), hindsight=False)
@@ -561,12 +563,11 @@ def test_when_no_layout_fits_any_bid_the_layouts_are_uniform_with_a_note(monkeyp
 
 
 def test_no_draw_accepted_within_the_cap_falls_back_to_uniform(monkeypatch):
-    from dummy_spades.solver.advise import conditioning
-    from dummy_spades.solver.bid import sampling
+    from dummy_spades.solver.simulation import conditioning
     monkeypatch.setattr(conditioning, "DRAWS_PER_SAMPLE", 1)
-    monkeypatch.setattr(sampling.RejectionControl, "weight", lambda self, index, like: None)
+    monkeypatch.setattr(conditioning.RejectionControl, "weight", lambda self, index, like: None)
     deal = later("worked-example", 9)
-    a = sd.advise(deal, solver=engine(), samples=4, hindsight=False)
+    a = sd.advise(deal, solver=engine(), hindsight=False, settings=Settings(samples=4))
     assert a.samples == 4 and a.sampling.method == "uniform" and not a.sampling.conditioned
     assert "draw cap" in a.sampling.note and a.sampling.drawn == 504 + 4
     assert a.stopped_by == "samples"
@@ -575,7 +576,7 @@ def test_no_draw_accepted_within_the_cap_falls_back_to_uniform(monkeypatch):
 def test_bidding_variants_sample_uniformly_and_mirror_bids_fix_spade_counts():
     deal = later("mirror", 5)
     q = question(deal)
-    a = sd.advise(deal, solver=engine(), samples=3, hindsight=False)
+    a = sd.advise(deal, solver=engine(), hindsight=False, settings=Settings(samples=3))
     assert a.sampling.method == "uniform" and "mirror" in a.sampling.note
     for i in range(100):
         layout = q.space.sample(sd.layout_rng(1, i))
@@ -589,9 +590,11 @@ def test_bidding_variants_sample_uniformly_and_mirror_bids_fix_spade_counts():
 # ------------------------------------------------------------ the run
 def test_time_limit_and_precision_stop_early():
     deal = later("worked-example", 9)
-    a = sd.advise(deal, solver=engine(), samples=60, time_limit=0, hindsight=False)
+    a = sd.advise(deal, solver=engine(), hindsight=False,
+                  settings=Settings(samples=60, time_limit=0))
     assert a.samples == 1 and a.stopped_by == "time" and a.stopped_early
-    b = sd.advise(deal, solver=engine(), samples=500, precision=1000.0, hindsight=False)
+    b = sd.advise(deal, solver=engine(), hindsight=False,
+                  settings=Settings(samples=500, precision=1000.0))
     assert b.samples == 20 and b.stopped_by == "precision" and b.precision() <= 1000.0
 
 
@@ -600,8 +603,8 @@ def test_time_limit_and_precision_stop_early():
                                           ("precision", {"precision": 0.0}),
                                           ("sampling", {"sampling": "magic"})])
 def test_out_of_range_arguments(field, kwargs):
-    with pytest.raises(sd.AdviseError) as err:
-        sd.advise(bundled("mid-play"), solver=engine(), **kwargs)
+    with pytest.raises(SimulationError) as err:
+        sd.advise(bundled("mid-play"), solver=engine(), settings=Settings(**kwargs))
     assert err.value.field == field
 
 

@@ -19,6 +19,7 @@ from dummy_spades.solver.deal import Deal
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.limits import LOOKAHEAD_MAX
 from dummy_spades.solver.seating import DECLARER_SIDE, side_of
+from dummy_spades.solver.simulation import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FINESSE = ROOT / "tests" / "data" / "two-way-finesse.yaml"
@@ -57,7 +58,7 @@ def endings(count: int, tricks_left: int) -> List[Deal]:
 
 def test_lookahead_one_is_the_hindsight_chance_of_the_contract() -> None:
     for deal in endings(4, 4):
-        a = sd.advise(deal, sampling="uniform", lookahead=1)
+        a = sd.advise(deal, settings=Settings(sampling="uniform"), lookahead=1)
         la = a.lookahead
         assert la is not None and la.completed == 1 and la.lookahead == 1
         contract = [g.kind for g in a.question.goals].index("contract")
@@ -73,7 +74,8 @@ def test_the_pick_is_a_best_card_without_hindsight() -> None:
     for deal in endings(12, 3):
         won = deal.board().side_won(DECLARER_SIDE)
         for goal in range(won + 1, won + 4):
-            a = sd.advise(deal, sampling="uniform", lookahead=LOOKAHEAD_MAX, goal=goal)
+            a = sd.advise(deal, settings=Settings(sampling="uniform"), lookahead=LOOKAHEAD_MAX,
+                          goal=goal)
             la = a.lookahead
             assert la is not None and la.exact and la.completed == la.covering
             values = {c.cards: la.fusion_free_of(c.cards).value for c in a.cards}
@@ -92,7 +94,7 @@ def test_monotone_in_the_lookahead() -> None:
     for deal in endings(3, 4)[:6]:
         rows = []
         for m in range(1, 6):
-            la = sd.advise(deal, sampling="uniform", lookahead=m).lookahead
+            la = sd.advise(deal, settings=Settings(sampling="uniform"), lookahead=m).lookahead
             assert la is not None
             rows.append([f.value for f in la.fusion_free])
         for before, after in zip(rows, rows[1:]):
@@ -156,7 +158,7 @@ def test_usage_errors() -> None:
 # ------------------------------------------------------------ stopping, workers
 def test_a_node_budget_keeps_the_last_lookahead_completed() -> None:
     deal = load_deal(ROOT / "hands" / "mid-play.yaml")
-    a = sd.advise(deal, lookahead=8, node_budget=400_000)
+    a = sd.advise(deal, settings=Settings(node_budget=400_000), lookahead=8)
     la = a.lookahead
     assert la is not None and la.stopped_by == "nodes" and 1 <= la.completed < 8
     again = sd.advise(deal, lookahead=la.completed).lookahead

@@ -58,6 +58,19 @@ def module_file(module: str) -> Optional[str]:
     return None
 
 
+@functools.lru_cache(maxsize=None)
+def bound_names(rel: str) -> Set[str]:
+    """The names a package's ``__init__.py`` imports from its modules or
+    defines (none for a plain module; a module it imports whole is not one)."""
+    if not rel.endswith("__init__.py"):
+        return set()
+    tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
+    names = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+             and n.module for a in n.names}     # ``from . import x`` binds a module
+    return names | {n.name for n in tree.body
+                    if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+
+
 def imports(path: Path) -> Tuple[Optional[str], ...]:
     """The files of the package that ``path`` imports, lazily or not."""
     return _imports(path)
@@ -81,7 +94,11 @@ def _walk_imports(path: Path) -> Iterator[Optional[str]]:
                 module = node.module or ""
             if module.startswith("dummy_spades"):
                 for alias in node.names:   # a name imported may be a module itself
-                    yield module_file(f"{module}.{alias.name}") or module_file(module)
+                    source = module_file(module)
+                    if source is not None and alias.name in bound_names(source):
+                        yield source       # a name the package binds (it may shadow a module)
+                    else:
+                        yield module_file(f"{module}.{alias.name}") or source
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("dummy_spades"):
@@ -128,6 +145,43 @@ def test_analyses_and_commands_reach_a_solver_only_through_the_contract():
     wrong = [f"{p.relative_to(ROOT).as_posix()} imports {t}" for p in above for t in imports(p)
              if t in engines]
     assert wrong == []
+
+
+def analysis_package(rel: str) -> Optional[str]:
+    """``solver/advise/summary.py`` -> ``solver/advise/`` for a module of an
+    analysis package (a folder on the analyses floor), else None."""
+    analyses = dict(FLOORS)["analyses"]
+    return next((p for p in analyses if p.endswith("/") and rel.startswith(p)), None)
+
+
+def test_an_analysis_reaches_another_analysis_package_only_through_its_init():
+    analyses = floor_of("solver/advise/__init__.py")
+    assert analyses is not None and analysis_package("solver/advise/simulate.py") == "solver/advise/"
+    wrong = []
+    for path in SOURCES:
+        rel = path.relative_to(ROOT).as_posix()
+        if floor_of(rel) != analyses:
+            continue
+        for target in imports(path):
+            package = analysis_package(target)
+            if package is not None and package != analysis_package(rel) \
+                    and target != package + "__init__.py":
+                wrong.append(f"{rel} imports {target}")
+    assert wrong == []
+
+
+def test_the_sampling_settings_are_checked_in_one_place():
+    """Samples, seed, sampling method, exact limit, precision, time limit and
+    node budget are the fields of simulation.Settings, checked there and
+    nowhere else."""
+    from dummy_spades.solver.simulation import Settings
+    assert list(Settings.__dataclass_fields__) == [
+        "samples", "seed", "sampling", "exact_limit", "precision", "time_limit", "node_budget"]
+    checks = re.compile(r"^def check_(samples|seed|method|sampling|exact_limit|precision|"
+                        r"time_limit|node_budget)\b", re.M)
+    where = [p.relative_to(ROOT).as_posix() for p in SOURCES
+             if checks.search(p.read_text(encoding="utf-8"))]
+    assert where == ["solver/simulation/settings.py"]
 
 
 # ------------------------------------------------------------------ the commands

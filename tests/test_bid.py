@@ -16,9 +16,11 @@ import pytest
 from dummy_spades.solver import bid as sim
 from dummy_spades.solver.bid import simulate
 from dummy_spades.solver.auction import Auction, Bid
-from dummy_spades.solver.bid import (BidError, Candidate, Estimate, Knowledge, KnowledgeError, Plan,
-                                     SampleResult, certain_trick, declarer_for, plan_for,
-                                     sample_layout, sample_outcome)
+from dummy_spades.solver.bid import (BidError, Candidate, Knowledge, KnowledgeError, Plan,
+                                     SampleResult, declarer_for, plan_for, sample_layout,
+                                     sample_outcome)
+from dummy_spades.solver.simulation import Estimate, Settings, SimulationError, checkpoints
+from dummy_spades.solver.simulation.model import certain_trick
 from dummy_spades.solver.cards import FULL_DECK, count, parse_card, parse_hand
 from dummy_spades.solver.deal import Deal, Rules, Variant
 from dummy_spades.solver.dealfile import loads_deal
@@ -129,7 +131,7 @@ def test_roles_the_auction_leaves_open(calls, player, declarers):
     result = sim.solve_layout(solver, k, sample_layout(k, 1, 0), plan)
     assert [t is not None for t in result.declarer_tricks] == [p in declarers for p in PLAYERS]
     assert sum(1 for c in solver.calls if c[4] is None and c[3] is None) == len(declarers)
-    a = sim.analyse(k, 4, seed=1, executor=Inline(FakeSolver()))
+    a = sim.analyse(k, Settings(samples=4, seed=1), executor=Inline(FakeSolver()))
     assert {r.declarer for r in a.roles} == set(declarers)
     assert all({d for d, _ in c.by_role} == set(declarers) for c in a.candidates)
     assert all(sample_outcome(k, plan, c.candidate, r).declarer in declarers
@@ -268,12 +270,12 @@ def test_run_samples_is_in_order_and_seeded():
     k = Knowledge.from_deal(deal(), "Alice")
     plan = plan_for(k)
     ticks = []
-    a = sim.run_samples(k, plan, 12, seed=5, progress=lambda: ticks.append(1),
+    a = sim.run_samples(k, plan, Settings(samples=12, seed=5), progress=lambda: ticks.append(1),
                         executor=Inline(FakeSolver()))
-    b = sim.run_samples(k, plan, 12, seed=5, executor=Inline(FakeSolver()))
+    b = sim.run_samples(k, plan, Settings(samples=12, seed=5), executor=Inline(FakeSolver()))
     assert a == b and [r.index for r in a] == list(range(12)) and len(ticks) == 12
-    with pytest.raises(BidError, match="at least 1"):
-        sim.run_samples(k, plan, 0, executor=Inline(FakeSolver()))
+    with pytest.raises(SimulationError, match="at least 1"):
+        sim.run_samples(k, plan, Settings(samples=0), executor=Inline(FakeSolver()))
 
 
 # ------------------------------------------------------------------ scoring
@@ -426,7 +428,7 @@ needs_engine = pytest.mark.skipif(not HAVE_ENGINE, reason="the compiled engine i
 @needs_engine
 def test_top_spades_and_side_aces_make_a_low_bid_almost_always():
     k = Knowledge.from_deal(STRONG, "Alice")
-    a = sim.analyse(k, samples=12, seed=3, executor=Inline())
+    a = sim.analyse(k, Settings(samples=12, seed=3), executor=Inline())
     for role in a.roles:
         assert role.make[4].value == 1.0  # the four top spades are four sure tricks
         assert role.make[3].value >= 0.95
@@ -438,7 +440,7 @@ def test_top_spades_and_side_aces_make_a_low_bid_almost_always():
 @needs_engine
 def test_low_cards_without_spades_nil_safely_most_of_the_time():
     k = Knowledge.from_deal(NIL_HAND, "Bob")
-    a = sim.analyse(k, samples=10, seed=2, executor=Inline(), bid=Candidate(0, ("Bob",)))
+    a = sim.analyse(k, Settings(samples=10, seed=2), bid=Candidate(0, ("Bob",)), executor=Inline())
     for role in a.roles[1:]:  # Bob defends
         own = next(n for n in role.nils if n.hand == "Bob")
         assert own.kept.value >= 0.7 and own.kept.n == 10
@@ -449,8 +451,8 @@ def test_low_cards_without_spades_nil_safely_most_of_the_time():
 @needs_engine
 def test_same_result_whatever_the_number_of_jobs():
     k = Knowledge.from_deal(NIL_HAND, "Bob")
-    one = sim.analyse(k, samples=4, seed=9, executor=Inline())
-    two = sim.analyse(k, samples=4, seed=9, executor=ProcessPool(2))
+    one = sim.analyse(k, Settings(samples=4, seed=9), executor=Inline())
+    two = sim.analyse(k, Settings(samples=4, seed=9), executor=ProcessPool(2))
     assert one.results == two.results
     assert [c.score for c in one.candidates] == [c.score for c in two.candidates]
 
@@ -470,7 +472,7 @@ auction:
   - {player: Bob, bid: 4}
   - {player: Carol, bid: 0, nil: [self]}
 """)
-    checks = sim.check_all(d, samples=2, seed=1, executor=Inline())
+    checks = sim.check_all(d, Settings(samples=2, seed=1), executor=Inline())
     assert [c.player for c in checks] == ["Alice", "Bob", "Carol"]
     assert [c.analysis.knowledge.bids for c in checks] == [(), d.auction.bids[:1], d.auction.bids[:2]]
     assert checks[2].bid == Candidate(0, ("Carol",))
@@ -518,30 +520,35 @@ def test_time_limit_keeps_the_first_samples(monkeypatch):
     same ones an unlimited run starts with, in one process and in a pool."""
     k = Knowledge.from_deal(deal(), "Alice")
     plan = plan_for(k)
-    full = sim.run_samples(k, plan, 6, seed=3, executor=Inline(FakeSolver()))
+    full = sim.run_samples(k, plan, Settings(samples=6, seed=3), executor=Inline(FakeSolver()))
     assert len(full) == 6
-    assert sim.run_samples(k, plan, 6, seed=3, executor=Inline(FakeSolver()), time_limit=1e-9) == full[:1]
-    assert sim.run_samples(k, plan, 6, seed=3, executor=Inline(FakeSolver()), time_limit=0) == full[:1]
-    assert sim.run_samples(k, plan, 6, seed=3, executor=Inline(FakeSolver()), time_limit=600) == full
+    assert sim.run_samples(k, plan, Settings(samples=6, seed=3, time_limit=1e-9),
+                           executor=Inline(FakeSolver())) == full[:1]
+    assert sim.run_samples(k, plan, Settings(samples=6, seed=3, time_limit=0),
+                           executor=Inline(FakeSolver())) == full[:1]
+    assert sim.run_samples(k, plan, Settings(samples=6, seed=3, time_limit=600),
+                           executor=Inline(FakeSolver())) == full
     monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=LAYOUT_TT_MB: FakeSolver())
-    assert sim.run_samples(k, plan, 6, seed=3, executor=ProcessPool(2), time_limit=1e-9) == full[:1]
-    a = sim.analyse(k, 6, seed=3, executor=Inline(FakeSolver()), time_limit=1e-9)
+    assert sim.run_samples(k, plan, Settings(samples=6, seed=3, time_limit=1e-9),
+                           executor=ProcessPool(2)) == full[:1]
+    a = sim.analyse(k, Settings(samples=6, seed=3, time_limit=1e-9), executor=Inline(FakeSolver()))
     assert a.samples == 1 and a.requested == 6 and a.stopped_early
-    b = sim.analyse(k, 6, seed=3, executor=Inline(FakeSolver()))
+    b = sim.analyse(k, Settings(samples=6, seed=3), executor=Inline(FakeSolver()))
     assert b.samples == b.requested == 6 and not b.stopped_early
 
 
 @pytest.mark.parametrize("bad", [-1.5, float("inf"), float("nan"), True, "3"])
 def test_time_limit_must_be_a_number_of_seconds(bad):
     k = Knowledge.from_deal(deal(), "Alice")
-    with pytest.raises(sim.BidError, match="seconds, 0 or more"):
-        sim.run_samples(k, plan_for(k), 2, executor=Inline(FakeSolver()), time_limit=bad)
+    with pytest.raises(SimulationError, match="seconds, 0 or more"):
+        sim.run_samples(k, plan_for(k), Settings(samples=2, time_limit=bad),
+                        executor=Inline(FakeSolver()))
 
 
 # ------------------------------------------------------- conditioned sampling
-from dummy_spades.solver.bid import model as bidding_model  # noqa: E402
-from dummy_spades.solver.bid import sampling  # noqa: E402
-from dummy_spades.solver.bid.estimates import effective_samples  # noqa: E402
+from dummy_spades.solver.simulation import conditioning as sampling  # noqa: E402
+from dummy_spades.solver.simulation import model as bidding_model  # noqa: E402
+from dummy_spades.solver.simulation.estimates import effective_samples  # noqa: E402
 from dummy_spades.solver.bid.outcome import declarer_odds  # noqa: E402
 from dummy_spades.solver.bid.sampling import LaterBidder, Sampler  # noqa: E402
 
@@ -613,7 +620,7 @@ def test_tiny_acceptance_stops_at_the_draw_cap(monkeypatch):
     assert s.threshold < 1.0
     draws = list(s.draws(200))
     assert s.capped and 0 < len(draws) < 200 and draws[-1].drawn <= s.max_draws
-    a = sim.analyse(k, 200, seed=4, executor=Inline(FakeSolver()))
+    a = sim.analyse(k, Settings(samples=200, seed=4), executor=Inline(FakeSolver()))
     assert a.sampling.stopped_by == "draws" and a.samples == len(draws) and a.stopped_early
 
 
@@ -662,7 +669,7 @@ def test_weighted_estimates_reduce_to_the_unweighted_ones():
 
 def test_conditioned_analysis_uses_weights_everywhere():
     k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
-    a = sim.analyse(k, 30, seed=6, executor=Inline(FakeSolver()))
+    a = sim.analyse(k, Settings(samples=30, seed=6), executor=Inline(FakeSolver()))
     assert a.weighted and a.sampling.method == "conditioned" and a.sampling.accepted == 30
     weights = [d.weight for d in a.draws]
     n_eff = effective_samples(weights)
@@ -681,40 +688,43 @@ def test_conditioned_analysis_uses_weights_everywhere():
 def test_conditioned_result_whatever_the_jobs(monkeypatch):
     monkeypatch.setattr(simulate, "make_solver", lambda tt_mb=LAYOUT_TT_MB: FakeSolver())
     k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
-    one = sim.analyse(k, 12, seed=3, executor=Inline())
-    two = sim.analyse(k, 12, seed=3, executor=ProcessPool(2))
+    one = sim.analyse(k, Settings(samples=12, seed=3), executor=Inline())
+    two = sim.analyse(k, Settings(samples=12, seed=3), executor=ProcessPool(2))
     assert one.results == two.results and one.draws == two.draws
     assert [c.score for c in one.candidates] == [c.score for c in two.candidates]
 
 
 def test_precision_target_stops_at_a_checkpoint():
     k = Knowledge.from_deal(deal(auction=HIGH_AUCTION), "Carol")
-    assert list(zip(range(7), simulate.checkpoints())) == [
+    assert list(zip(range(7), checkpoints())) == [
         (0, 20), (1, 30), (2, 40), (3, 50), (4, 60), (5, 72), (6, 87)]
     seen = []
-    a = sim.analyse(k, 500, seed=2, executor=Inline(FakeSolver()), precision=12.0,
-                    update=seen.append)
+    a = sim.analyse(k, Settings(samples=500, seed=2, precision=12.0), update=seen.append,
+                    executor=Inline(FakeSolver()))
     assert a.sampling.stopped_by == "precision" and a.samples in set(range(20, 500))
     assert a.precision() <= 12.0 and a.stopped_early
     assert [x.samples for x in seen] == [n for n in (20, 30, 40, 50, 60, 72, 87, 105, 126)
                                          if n < a.samples]
-    again = sim.analyse(k, 500, seed=2, executor=Inline(FakeSolver()), precision=12.0)
+    again = sim.analyse(k, Settings(samples=500, seed=2, precision=12.0),
+                        executor=Inline(FakeSolver()))
     assert again.samples == a.samples and again.recommended == a.recommended
-    capped = sim.analyse(k, 25, seed=2, executor=Inline(FakeSolver()), precision=0.01)
+    capped = sim.analyse(k, Settings(samples=25, seed=2, precision=0.01),
+                         executor=Inline(FakeSolver()))
     assert capped.samples == 25 and capped.sampling.stopped_by == "samples"
-    with pytest.raises(BidError, match="positive number"):
-        sim.analyse(k, 25, seed=2, executor=Inline(FakeSolver()), precision=0)
+    with pytest.raises(SimulationError, match="positive number"):
+        sim.analyse(k, Settings(samples=25, seed=2, precision=0), executor=Inline(FakeSolver()))
 
 
 def test_uniform_sampling_is_the_double_dummy_later_bid_model():
     k = Knowledge.from_deal(deal(auction=Auction.from_calls(PLAYERS, "Carol", ["5"])), "Bob")
-    a = sim.analyse(k, 10, seed=1, executor=Inline(FakeSolver()), sampling="uniform",
-                    controls=False)
+    a = sim.analyse(k, Settings(samples=10, seed=1, sampling="uniform"),
+                    executor=Inline(FakeSolver()), controls=False)
     assert not a.weighted and a.sampling.drawn == a.sampling.accepted == 10
     b = sim.summarise(k, a.plan, a.results, 1)
     assert a.candidates == b.candidates and a.roles == b.roles
-    with pytest.raises(BidError, match="one of conditioned, uniform"):
-        sim.analyse(k, 10, seed=1, executor=Inline(FakeSolver()), sampling="rejection")
+    with pytest.raises(SimulationError, match="one of conditioned, uniform"):
+        sim.analyse(k, Settings(samples=10, seed=1, sampling="rejection"),
+                    executor=Inline(FakeSolver()))
 
 
 @needs_engine
@@ -731,8 +741,8 @@ def test_uniform_sampling_gives_the_double_dummy_model_answers():
     root = Path(__file__).resolve().parent
     d = load_deal(root.parent / "hands" / "three-peeky.yaml")
     k = Knowledge.from_deal(d, "Bob")
-    data = analysis_json(sim.analyse(k, 5, seed=1, executor=Inline(), bid=sim.file_bid(d, "Bob"),
-                                     sampling="uniform", controls=False))
+    data = analysis_json(sim.analyse(k, Settings(samples=5, seed=1, sampling="uniform"),
+                                     bid=sim.file_bid(d, "Bob"), executor=Inline(), controls=False))
     assert data.pop("sampling")["method"] == "uniform"
     golden = json.loads((root / "golden" / "bid" / "uniform-three-peeky-Bob-5.json").read_text())
     assert json.loads(json.dumps(data)) == golden
@@ -756,12 +766,14 @@ def test_an_earlier_high_bid_shapes_the_hands_and_the_recommendation():
     low, high = (Knowledge.from_deal(load_deal(hands / f"earlier-bid-{x}.yaml"))
                  for x in ("low", "high"))
     solver = sim.make_solver()
-    ul, uh = (sim.analyse(k, 6, seed=1, executor=Inline(solver), sampling="uniform")
+    ul, uh = (sim.analyse(k, Settings(samples=6, seed=1, sampling="uniform"),
+                          executor=Inline(solver))
               for k in (low, high))
     assert ul.results == uh.results and ul.roles == uh.roles
     assert ul.recommended == uh.recommended and ul.recommended.tricks <= 4
     assert ul.bids[:5] == uh.bids[:5]            # Carol defends with 0-4 in both files
-    cl, ch = (sim.analyse(k, 24, seed=1, executor=Inline(solver)) for k in (low, high))
+    cl, ch = (sim.analyse(k, Settings(samples=24, seed=1), executor=Inline(solver)) for k in (low,
+                          high))
     (low_alice,), (high_alice,) = ([(s, u) for p, s, u in a.sampling.worth if p == "Alice"]
                                    for a in (cl, ch))
     assert high_alice[0] > high_alice[1] + 0.3         # sampled against uniform

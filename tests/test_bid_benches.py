@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from dummy_spades.solver.bid import model
+from dummy_spades.solver.simulation import model
 from dummy_spades.solver.cards import parse_hand
 
 ROOT = Path(__file__).resolve().parent.parent

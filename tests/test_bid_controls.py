@@ -21,7 +21,7 @@ import pytest
 from dummy_spades.solver.bid import Knowledge
 from dummy_spades.solver.bid import control
 from dummy_spades.solver.bid import simulate as sim
-from dummy_spades.solver.bid.estimates import Estimate
+from dummy_spades.solver.simulation import Estimate, Settings
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.run import Inline
 from test_bid import FakeSolver
@@ -104,7 +104,8 @@ def test_predicted_tricks_tracks_the_high_cards():
 
 def _role_estimates(seed: int, samples: int, controls: bool) -> List[Estimate]:
     k = Knowledge.from_deal(load_deal(HANDS / "three-peeky.yaml"), "Carol")
-    a = sim.analyse(k, samples, seed=seed, executor=Inline(FakeSolver()), controls=controls)
+    a = sim.analyse(k, Settings(samples=samples, seed=seed), executor=Inline(FakeSolver()),
+                    controls=controls)
     return [e for r in a.roles for e in r.make] + [c.make for c in a.bids] + \
         [c.declare for c in a.bids]
 
@@ -143,7 +144,8 @@ def test_controls_from_thirty_layouts_on():
     k = Knowledge.from_deal(load_deal(HANDS / "three-peeky.yaml"), "Carol")
 
     def run(samples: int, controls: bool):
-        return sim.analyse(k, samples, seed=4, executor=Inline(FakeSolver()), controls=controls)
+        return sim.analyse(k, Settings(samples=samples, seed=4), executor=Inline(FakeSolver()),
+                           controls=controls)
 
     few, plain_few = run(control.MIN_SAMPLES - 1, True), run(control.MIN_SAMPLES - 1, False)
     assert few.roles == plain_few.roles and few.candidates == plain_few.candidates

@@ -1,4 +1,4 @@
-"""The bidding model (solver/bid/model.py) and its fit (tools/fit_bid_model.py).
+"""The bidding model (solver/simulation/model.py) and its fit (tools/fit_bid_model.py).
 
 The fit is reproducible: the engine's answers it was fitted to are stored
 (tools/bid_model_dd.txt), a few of them are solved again here, and a refit
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from dummy_spades.solver.auction import Bid
-from dummy_spades.solver.bid import coefficients, model
+from dummy_spades.solver.simulation import coefficients, model
 from dummy_spades.solver.cards import parse_hand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,7 +126,7 @@ def test_stored_answers_are_the_engines():
 
 
 def test_shipped_coefficients_are_what_the_script_fits():
-    """tools/fit_bid_model.py --refit reproduces solver/bid/coefficients.py."""
+    """tools/fit_bid_model.py --refit reproduces solver/simulation/coefficients.py."""
     seed, answers = fit_script.read_table()
     assert (seed, len(answers)) == (fit_script.DEFAULT_SEED, fit_script.DEFAULT_DEALS)
     assert [a.index for a in answers] == list(range(len(answers)))

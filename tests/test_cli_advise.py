@@ -14,6 +14,7 @@ from dummy_spades.cli.app import app
 from dummy_spades.solver import advise as sd
 from dummy_spades.solver.cards import format_card
 from dummy_spades.solver.dealfile import load_deal
+from dummy_spades.solver.simulation import EXACT_LIMIT_MAX
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = ROOT / "hands"
@@ -112,7 +113,7 @@ def test_bad_player(args, message):
     assert message in one_error(run(HANDS / "mid-play.yaml", *args))
 
 
-@pytest.mark.parametrize("args", [("--exact-limit", -1), ("--exact-limit", sd.EXACT_LIMIT_MAX + 1),
+@pytest.mark.parametrize("args", [("--exact-limit", -1), ("--exact-limit", EXACT_LIMIT_MAX + 1),
                                   ("--samples", 0), ("--precision", 0), ("--precision", "nan"),
                                   ("--sampling", "magic"), ("--jobs", 2, "--cluster", "local")])
 def test_options_out_of_range_are_usage_errors(args):

@@ -32,7 +32,7 @@ from dummy_spades.solver.duck import (CHOOSE, DECLARER_ROLES, EVERYONE_ROLES, MA
                                      BreakGame, DuckError, Oracle, analyse, break_value, can_force,
                                      card_can_force, card_totals, defender_roles, nil_keep_max,
                                      reach, reachable_totals, team_splits)
-from dummy_spades.solver.duck import HandLevel, Scorer, duck_board, find_equilibrium
+from dummy_spades.solver.duck import HandLevel, OutcomeRows, duck_board, find_equilibrium
 from dummy_spades.solver.duck.equilibrium import card_groups as eq_card_groups
 from dummy_spades.solver.duck.hand import nil_statuses
 from dummy_spades.solver.duck.questions import after_card_won_by
@@ -717,7 +717,7 @@ def brute_equilibrium_of(i):
 def equilibrium_of(deal, oracle):
     at = duck_board(deal)
     nils = nil_statuses(at, oracle)
-    scorer = Scorer(deal, nils)
+    scorer = OutcomeRows(deal, nils)
     return find_equilibrium(at, scorer, nils,
                             scorer.outcome(HandLevel.at(at, oracle).cooperative), oracle)
 

@@ -6,6 +6,7 @@ practice (the computer's cards, taking back)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -18,6 +19,7 @@ from dummy_spades.solver.errors import IllegalPlayError
 from dummy_spades.solver.exploration import Exploration, SingleDummy
 from dummy_spades.solver.knowledge import Knowledge
 from dummy_spades.solver.review import scores_at
+from dummy_spades.solver.simulation import Settings, SimulationError
 
 from model_helpers import with_breaking
 from solver_checks import session_solver
@@ -106,9 +108,9 @@ def test_deal_now_holds_the_cards_played_and_the_rule():
 
 
 # ------------------------------------------------------------ a player's view
-def single(**kwargs) -> SingleDummy:
-    return SingleDummy(**{"view_samples": 12, "practice_samples": 6, "practice_seconds": None,
-                          **kwargs})
+def single(view_samples: int = 12, seed: int = 1, practice_samples: int = 6,
+           practice_seconds: Optional[float] = None) -> SingleDummy:
+    return SingleDummy(Settings(view_samples, seed), practice_samples, practice_seconds)
 
 
 def test_a_player_sees_their_hand_and_the_dummy_as_the_knowledge_says():
@@ -149,7 +151,7 @@ def test_refined_figures_are_those_of_advise(stem, samples):
     assert ref.done and updates and updates[-1] is ref.advice
     assert [u.samples for u in updates] == sorted({u.samples for u in updates})
     assert updates[0].samples == 1                       # the first figures at once
-    want = advise(x.deal_now(), samples=samples, seed=3, hindsight=False)
+    want = advise(x.deal_now(), hindsight=False, settings=Settings(samples=samples, seed=3))
     assert ref.advice.method == want.method and ref.advice.samples == want.samples
     assert figures(ref.advice) == figures(want)
     assert ref.advice.method == ("exact" if stem == "mid-play" else "sampled")
@@ -199,11 +201,10 @@ def test_no_view_without_the_auctions_declarer():
 
 
 def test_settings_out_of_range_are_refused():
-    for bad in ({"view_samples": 0}, {"practice_samples": -1}, {"exact_limit": -1},
-                {"sampling": "sometimes"}, {"practice_seconds": 0.0},
+    for bad in ({"practice_samples": -1}, {"practice_seconds": 0.0},
                 {"practice_seconds": float("inf")}):
-        with pytest.raises(AdviseError):
-            SingleDummy(**bad)
+        with pytest.raises((AdviseError, SimulationError)):
+            SingleDummy(**bad)       # the view's settings are checked as Settings
 
 
 # ------------------------------------------------------------ practice
@@ -218,7 +219,8 @@ def test_the_computer_plays_advises_card_with_its_samples():
     while x.computer_to_play:
         ref = x.computer_card()
         x.refine(ref, lambda: False, lambda a: None)
-        want = advise(x.deal_now(), samples=6, exact_limit=6, seed=5, hindsight=False)
+        want = advise(x.deal_now(), hindsight=False,
+                      settings=Settings(samples=6, exact_limit=6, seed=5))
         assert figures(ref.advice) == figures(want)
         assert ref.card() == min(want.recommended.cards)
         played.append(ref.card())

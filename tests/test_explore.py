@@ -32,8 +32,9 @@ from dummy_spades.solver.backend import make_solver  # noqa: E402
 from dummy_spades.solver.cards import parse_card  # noqa: E402
 from dummy_spades.solver.dealfile import load_deal  # noqa: E402
 from dummy_spades.solver.exploration import Exploration, SingleDummy  # noqa: E402
-from dummy_spades.cli.render import estimate_text  # noqa: E402
+from dummy_spades.cli.render import points_text  # noqa: E402
 from dummy_spades.solver.advise import advise  # noqa: E402
+from dummy_spades.solver.simulation import Settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = ROOT / "hands"
@@ -334,8 +335,8 @@ def test_command_opens_practice_and_the_player_view(monkeypatch):
     assert result.exit_code == 0, result.output
     app = seen["app"]
     assert app.x.practice == "Bob" and app.sight.player_view and app.x.single.practice_seconds == 2.5
-    assert (app.x.single.practice_samples, app.x.single.view_samples, app.x.single.seed,
-            app.x.single.sampling) == (7, 30, 4, "uniform")
+    assert (app.x.single.practice_samples, app.x.single.view.samples, app.x.single.view.seed,
+            app.x.single.view.sampling) == (7, 30, 4, "uniform")
 
 
 def test_command_refuses_a_practice_or_view_it_cannot_give():
@@ -363,8 +364,8 @@ def test_command_runs_the_app(monkeypatch):
 # ------------------------------------------------------------ the player's view
 def view_app(stem: str = "worked-example", **settings) -> ExplorerApp:
     path = HANDS / f"{stem}.yaml"
-    single = SingleDummy(**{"view_samples": 8, "practice_samples": 4, "practice_seconds": None,
-                            **settings})
+    single = SingleDummy(Settings(settings.pop("view_samples", 8)),
+                         **{"practice_samples": 4, "practice_seconds": None, **settings})
     return ExplorerApp(Exploration(load_deal(path), single=single), path)
 
 
@@ -403,7 +404,7 @@ def test_player_view_hides_what_the_chooser_cannot_see_and_refines_single_dummy(
             counts.append(message.solved)
 
     path = HANDS / "worked-example.yaml"
-    app = Spied(Exploration(load_deal(path), single=SingleDummy(view_samples=8)), path)
+    app = Spied(Exploration(load_deal(path), single=SingleDummy(Settings(8))), path)
 
     async def script(pilot):
         await pilot.press("v")
@@ -416,10 +417,10 @@ def test_player_view_hides_what_the_chooser_cannot_see_and_refines_single_dummy(
         text = plain(app, "values")
         assert "Single dummy from Alice's view" in text and "8 of 8 samples" in text
         ref = app.refining
-        want = advise(app.x.deal_now(), samples=8, hindsight=False)
+        want = advise(app.x.deal_now(), hindsight=False, settings=Settings(samples=8))
         assert [c.cards for c in ref.advice.cards] == [c.cards for c in want.cards]
         best = ref.advice.cards[0]
-        assert f"{estimate_text(best.tricks)} [" in text   # the double-dummy value beside it
+        assert f"{points_text(best.tricks)} [" in text   # the double-dummy value beside it
         # Alice leads: Carol chooses the dummy's card from her view
         await pilot.press("enter")
         await refined(app, pilot)
@@ -495,8 +496,8 @@ def test_practice_the_computer_plays_advises_card_and_the_user_sees_their_view()
         x = app.x
         assert x.chooser == "Bob" and len(x.moves) == 2
         for i, card in enumerate(x.moves):
-            want = advise(deal.with_played(list(x.moves[:i])), samples=4, exact_limit=4,
-                          hindsight=False)
+            want = advise(deal.with_played(list(x.moves[:i])), hindsight=False,
+                          settings=Settings(samples=4, exact_limit=4))
             assert card == min(want.recommended.cards)
         assert "cards hidden" in plain(app, "left") and "cards hidden" in plain(app, "bottom")
         assert "cards hidden" not in plain(app, "top")          # the dummy, faced

@@ -95,7 +95,8 @@ def check_no_spade_breaking(d):
 
 
 def check_nil_candidate(d):
-    from dummy_spades.solver.bid import Knowledge, certain_trick
+    from dummy_spades.solver.bid import Knowledge
+    from dummy_spades.solver.simulation.model import certain_trick
 
     k = Knowledge.from_deal(d)
     assert k.player == "Bob" and [b.tricks for b in k.bids] == [6]

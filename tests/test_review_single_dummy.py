@@ -25,18 +25,23 @@ from typer.testing import CliRunner
 
 from dummy_spades.cli.app import app
 from dummy_spades.solver import advise as sd
-from dummy_spades.solver.advise import review as sdr
 from dummy_spades.solver.backend import make_solver
-from dummy_spades.solver.bid.estimates import Estimate
 from dummy_spades.solver.cards import format_card, parse_card
 from dummy_spades.solver.dealfile import load_deal
 from dummy_spades.solver.review import CardJudgement, review
+from dummy_spades.solver.review import single_dummy as sdr
 from dummy_spades.solver.run import ProcessPool
+from dummy_spades.solver.simulation import Estimate, Settings, SimulationError
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = ROOT / "hands"
 runner = CliRunner()
 SOLVER = make_solver(16)
+
+
+def allot(deal, cards, first=sdr.FIRST_SAMPLES, node_budget=sdr.DEFAULT_NODE_BUDGET, **settings):
+    """The review's allotment under these settings (the review's default budget)."""
+    return sdr.allot(deal, cards, Settings(node_budget=node_budget, **settings), first)
 
 
 def bag_penalty():
@@ -46,15 +51,15 @@ def bag_penalty():
 
 def test_each_card_is_advises_judgement_at_its_position():
     deal, r = bag_penalty()
-    plan = sdr.plan(deal, r.cards, samples=6, seed=4, exact_limit=300)
+    plan = allot(deal, r.cards, samples=6, seed=4, exact_limit=300)
     assert [c.number for c in plan.cards] == [c.number for c in r.cards if c.choices > 1]
     with ProcessPool(2) as pool:
         single = sdr.single_dummy_review(plan, executor=pool)
     assert len(single.judgements) == len(plan.cards)
     for j in single.judgements[::5] + single.judgements[-2:]:
         cut = deal.with_played(deal.played[:j.card.number - 1])
-        alone = sd.advise(cut, samples=6, seed=4, exact_limit=300, solver=SOLVER,
-                          hindsight=False)
+        alone = sd.advise(cut, solver=SOLVER, hindsight=False,
+                          settings=Settings(samples=6, seed=4, exact_limit=300))
         assert alone.question.player == j.card.player
         assert [(c.cards, c.tricks, c.score, c.diff) for c in alone.cards] == \
             [(c.cards, c.tricks, c.score, c.diff) for c in j.advice.cards]
@@ -124,7 +129,7 @@ def test_samples_double_while_a_verdict_is_unsettled():
     verdict is unsettled, up to the cap; a card that stopped below the cap
     is settled or out of budget; the same review whatever runs the solves."""
     deal, r = mid_play()
-    plan = sdr.plan(deal, r.cards, samples=200, first=25, exact_limit=500)
+    plan = allot(deal, r.cards, samples=200, first=25, exact_limit=500)
     single = sdr.single_dummy_review(plan, solver=SOLVER)
     assert single.rounds >= 3 and not single.timed_out and not single.unjudged
     stops = set()
@@ -142,7 +147,7 @@ def test_samples_double_while_a_verdict_is_unsettled():
     assert stops == {sdr.SETTLED, "samples"}
     assert single.nodes == sum(j.advice.nodes for j in single.judgements)
     assert single.unsettled == sum(1 for j in single.judgements if not j.settled) > 0
-    plan = sdr.plan(deal, r.cards, samples=200, first=25, exact_limit=500)
+    plan = allot(deal, r.cards, samples=200, first=25, exact_limit=500)
     with ProcessPool(2) as pool:
         again = sdr.single_dummy_review(plan, executor=pool)
     assert [(j.advice.samples, j.score_loss, j.gains, j.verdict) for j in again.judgements] == \
@@ -151,26 +156,26 @@ def test_samples_double_while_a_verdict_is_unsettled():
 
 def test_the_node_budget_and_the_time_limit():
     deal, r = mid_play()
-    plan = sdr.plan(deal, r.cards, samples=200, first=25, exact_limit=500, node_budget=0)
+    plan = allot(deal, r.cards, samples=200, first=25, exact_limit=500, node_budget=0)
     single = sdr.single_dummy_review(plan, solver=SOLVER)
     sampled = [j for j in single.judgements if j.advice.method != sd.EXACT]
     assert single.rounds == 1 and all(j.advice.samples == 25 for j in sampled)
     assert {j.advice.stopped_by for j in sampled} == {sdr.BUDGET}
     # a budget for some more: the cheapest cards first, never more than the budget allows
     budget = single.nodes + 2 * max(j.advice.nodes for j in sampled)
-    plan = sdr.plan(deal, r.cards, samples=200, first=25, exact_limit=500, node_budget=budget)
+    plan = allot(deal, r.cards, samples=200, first=25, exact_limit=500, node_budget=budget)
     more = sdr.single_dummy_review(plan, solver=SOLVER)
     assert sum(j.advice.samples for j in more.judgements) > \
         sum(j.advice.samples for j in single.judgements)
     # a time limit of 0: the review stops after the first layout; the others not reached
-    plan = sdr.plan(deal, r.cards, samples=200, first=25, exact_limit=500)
-    cut = sdr.single_dummy_review(plan, solver=SOLVER, time_limit=0)
+    plan = allot(deal, r.cards, samples=200, first=25, exact_limit=500, time_limit=0)
+    cut = sdr.single_dummy_review(plan, solver=SOLVER)
     assert cut.timed_out and len(cut.judgements) == 1 and cut.judgements[0].advice.samples == 1
     assert len(cut.unjudged) == len(plan.cards) - 1
-    with pytest.raises(sd.AdviseError, match="seconds"):
-        sdr.single_dummy_review(plan, solver=SOLVER, time_limit=-1)
-    with pytest.raises(sd.AdviseError, match="node budget"):
-        sdr.plan(deal, r.cards, node_budget=-1)
+    with pytest.raises(SimulationError, match="seconds"):
+        allot(deal, r.cards, time_limit=-1)
+    with pytest.raises(SimulationError, match="node budget"):
+        allot(deal, r.cards, node_budget=-1)
 
 
 def test_player_sums_add_the_cards_up():

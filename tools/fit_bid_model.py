@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Fit the bidding model of ``dummy-spades bid`` (solver/bid/model.py) to
+"""Fit the bidding model of ``dummy-spades bid`` (solver/simulation/model.py) to
 the engine's double-dummy answers on random deals, and write its
-coefficients (solver/bid/coefficients.py).
+coefficients (solver/simulation/coefficients.py).
 
     python tools/fit_bid_model.py --deals 3000 --seed 1 --jobs 2 --write
     python tools/fit_bid_model.py --refit --write     # fit again from the stored answers
@@ -56,8 +56,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from dummy_spades.solver.bid import model  # noqa: E402
-from dummy_spades.solver.bid.layout import certain_trick  # noqa: E402
+from dummy_spades.solver.simulation import model  # noqa: E402
+from dummy_spades.solver.simulation.model import certain_trick  # noqa: E402
 from dummy_spades.solver.position import Position  # noqa: E402
 from dummy_spades.solver.seating import DECLARER_SIDE, DEFENDER_SIDE  # noqa: E402
 
@@ -376,7 +376,7 @@ def module_text(f: Fit) -> str:
 
     names = model.FEATURES + model.EARLIER_BIDS
     out = [
-        '"""The bidding model\'s coefficients (solver/bid/model.py), as written by\n',
+        '"""The bidding model\'s coefficients (solver/simulation/model.py), as written by\n',
         f"``python tools/fit_bid_model.py --deals {f.deals} --seed {f.seed} --write``.\n\n",
         "Fit quality on the held-out deals (docs/BID.md):\n\n",
         "".join(f"* {q}\n" for q in f.quality),
@@ -402,7 +402,7 @@ def module_text(f: Fit) -> str:
 
 def shipped_equal(f: Fit, tolerance: float = 2 * 10 ** -DIGITS) -> List[str]:
     """Differences between ``f`` and the shipped coefficients beyond ``tolerance``."""
-    from dummy_spades.solver.bid import coefficients as shipped
+    from dummy_spades.solver.simulation import coefficients as shipped
 
     bad = []
     for p in range(3):

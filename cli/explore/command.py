@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from dummy_spades.solver import limits
-from dummy_spades.solver.advise import DEFAULT_EXACT_LIMIT, DEFAULT_SEED
+from dummy_spades.solver.simulation import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Settings
 from dummy_spades.solver.exploration import (PRACTICE_SAMPLES, PRACTICE_SECONDS, VIEW_SAMPLES,
                                              Exploration, SingleDummy)
 
@@ -65,9 +65,8 @@ def explore(
     except ImportError:
         fail(INSTALL_HINT)
     deal = load_for_analysis(file, no_spade_breaking)
-    single = SingleDummy(view_samples=view_samples, practice_samples=practice_samples,
-                         practice_seconds=practice_time_limit, seed=seed,
-                         sampling=sampling.value)
+    single = SingleDummy(Settings(view_samples, seed, sampling.value), practice_samples,
+                         practice_time_limit)
     with declarer_checked(deal, declarer):
         exploration = Exploration(deal, declarer, tt_mb, single=single)
     if practice is not None:

@@ -22,7 +22,7 @@ from dummy_spades.solver.exploration import Exploration, Refinement
 from dummy_spades.solver.scoring import TRICKS_PER_HAND
 from dummy_spades.solver.seating import DECLARER_SEAT, DECLARER_SIDE, DUMMY_SEAT, side_of
 
-from ..render import add_columns, card_text, display_order, estimate_text, rank_text, suit_style
+from ..render import add_columns, card_text, display_order, points_text, rank_text, suit_style
 
 #: the screen places of the play seats: the declarer at the bottom, clockwise
 POSITIONS = ("bottom", "left", "top", "right")
@@ -219,7 +219,7 @@ def single_dummy_text(board: Board, forced: Optional[Sequence[int]],
             text.append("   ")
         text.append_text(Text(" ").join(card_text(c) for c in display_order(f.cards)))
         text.append(": ")
-        text.append(estimate_text(f.tricks), style=style(f.cards[0]))
+        text.append(points_text(f.tricks), style=style(f.cards[0]))
         if dd is not None:
             text.append(f" [{dd.values[f.cards[0]]}]", style="dim")
     return text

@@ -1,6 +1,6 @@
 """The double-dummy answers of one layout (docs/ADVISE.md "Per layout").
 
-For one layout of the hidden hands, :func:`solve_layout` asks one solver:
+For one layout of the hidden hands, :func:`solve_cards` asks one solver:
 
 * the every-card question of the chooser's side (``Solver.card_groups``):
   for each group of equivalent legal cards, the side's tricks from the
@@ -22,7 +22,7 @@ from typing import Dict, NamedTuple, Tuple
 
 from ..contract import Solver
 from ..seating import side_of
-from .layouts import Layout
+from ..simulation import Layout
 from .question import Question
 
 
@@ -48,7 +48,7 @@ def group_values(solver: Solver, question: Question, layout: Layout, side: int,
                  nil_seat: int = -1) -> Tuple[int, ...]:
     """One every-card question in ``layout``, its values in the order of
     ``question.groups``."""
-    pos = question.position(layout)
+    pos = question.board(layout).position
     by_card: Dict[int, int] = {}
     for cards, value in solver.card_groups(pos, side, nil_seat=None if nil_seat < 0 else nil_seat):
         for c in cards:
@@ -56,7 +56,7 @@ def group_values(solver: Solver, question: Question, layout: Layout, side: int,
     return tuple(by_card[g[0]] for g in question.groups)
 
 
-def solve_layout(solver: Solver, question: Question, item: Tuple[int, Layout]) -> LayoutAnswers:
+def solve_cards(solver: Solver, question: Question, item: Tuple[int, Layout]) -> LayoutAnswers:
     """The answers of one layout (``item``: its index and the hidden hands);
     the work of one worker (:mod:`solver.run`)."""
     index, layout = item
@@ -67,4 +67,4 @@ def solve_layout(solver: Solver, question: Question, item: Tuple[int, Layout]) -
     return LayoutAnswers(index, tricks, nils, 1 + len(nils), solver.nodes)
 
 
-__all__ = ["LayoutAnswers", "group_values", "solve_layout"]
+__all__ = ["LayoutAnswers", "group_values", "solve_cards"]

@@ -23,11 +23,10 @@ from ..limits import LAYOUT_TT_MB, LOOKAHEAD_MAX, LOOKAHEAD_NODE_BUDGET
 from ..position import Position, equivalent_groups
 from ..scoring import TRICKS_PER_HAND
 from ..seating import DECLARER_SIDE
-from ..bid.estimates import Estimate
+from ..simulation import Estimate, Layout
 from .answers import LayoutAnswers
-from .layouts import Layout
 from .question import Question
-from .summary import Lookahead, estimate
+from .summary import Lookahead
 
 
 
@@ -168,7 +167,7 @@ def lookahead_figures(question: Question, layouts: Sequence[Layout],
     q = question
     won = sum(w for s, w in enumerate(q.won) if DECLARER_SIDE >> s & 1)
     need = goal - won
-    worlds = [q.position(layout) for layout in layouts]
+    worlds = [q.board(layout).position for layout in layouts]
     n = len(worlds)
     vectors = [hindsight_vector(q, answers, g, need) for g in range(len(q.groups))]
     covering = max(1, alphamu.side_moves_left(worlds[0], DECLARER_SIDE))
@@ -186,7 +185,7 @@ def lookahead_figures(question: Question, layouts: Sequence[Layout],
             fusion = [by_card[g[0]] for g in q.groups]
 
     def figure(v: int) -> Estimate:
-        return estimate([float(v >> w & 1) for w in range(n)], weights, exact, proportion=True)
+        return Estimate.over([float(v >> w & 1) for w in range(n)], weights, exact, chance=True)
 
     return Lookahead(target, covering, completed, goal, q.groups,
                      tuple(figure(v) for v in fusion),

@@ -16,9 +16,11 @@ deal at its current position; the deal's hidden hands go into none of it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import List, Optional, Tuple
 
 from ..analysis import AnalysisError
+from ..board import Board
 from ..auction import Bid
 from ..cards import SPADES, SUIT_MASK, SUITS
 from ..cards import count as popcount
@@ -27,7 +29,7 @@ from ..knowledge import Knowledge
 from ..position import Position, equivalent_groups
 from ..scoring import DUMMY, NilBet
 from ..seating import DUMMY_SEAT, side_of
-from .layouts import Layout, LayoutSpace
+from ..simulation import Layout, LayoutSpace
 
 
 class AdviseError(AnalysisError):
@@ -74,40 +76,73 @@ class Bidder:
 
 @dataclass(frozen=True)
 class Question:
-    """The position as ``player`` (who chooses the next card) sees it.
+    """The position as the player of ``knowledge`` (who chooses the next
+    card) sees it: what ``advise`` adds to their knowledge.
 
-    ``names``: hand names by play seat; ``seat``: the seat to move (the
-    dummy's when the declarer chooses for it); ``leader``, ``trick``,
-    ``spades_broken``, ``breaking``: the trick in progress and the spade
-    state; ``won``: completed tricks won by each seat; ``played``: the cards
-    each seat has played (the trick in progress included); ``visible``: per
-    seat, the cards the player sees in that hand now (``None``: hidden, dealt
-    by ``space``, whose names are those hands' names); ``nils``: the nil bets
-    that count; ``goals``: the goals reported; ``bidders``: the other players'
-    bids, for the conditioning; ``variant``: the dummy-visibility variant's
-    name; ``bidding``: the bidding rules; ``groups``: the legal cards in groups of
+    ``seat``: the seat to move (the dummy's when the declarer chooses for
+    it); ``visible``: per seat, the cards the player sees in that hand now
+    (``None``: hidden, dealt by ``space``, whose names are those hands'
+    names); ``goals``: the goals reported; ``bidders``: the other players'
+    bids, for the conditioning; ``groups``: the legal cards in groups of
     equivalent cards (the same in every layout: the cards still in play are
-    known to everyone); ``knowledge``: what the player knows, whence all of it.
-    """
+    known to everyone); ``knowledge``: what the player knows, whence all of
+    it. The play so far is read from ``knowledge`` by seat (``names``,
+    ``leader``, ``trick``, ``won``, ``played``...), each once."""
 
-    player: str
-    names: Tuple[str, str, str, str]
     seat: int
-    leader: int
-    trick: Tuple[int, ...]
-    spades_broken: bool
-    breaking: bool
-    won: Tuple[int, int, int, int]
-    played: Tuple[int, int, int, int]
     visible: Tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
     space: LayoutSpace
-    nils: Tuple[NilBet, ...]
     goals: Tuple[Goal, ...]
     bidders: Tuple[Bidder, ...]
-    variant: str
-    bidding: str
     groups: Tuple[Tuple[int, ...], ...]
     knowledge: Knowledge
+
+    # ------------------------------------------------------------ the play, by seat
+    @property
+    def player(self) -> str:
+        return self.knowledge.player
+
+    @property
+    def names(self) -> Tuple[str, str, str, str]:
+        """The hand names by play seat."""
+        return self.knowledge.names
+
+    @cached_property
+    def leader(self) -> int:
+        """The seat that led the trick in progress."""
+        return self.names.index(self.knowledge.leader)
+
+    @property
+    def trick(self) -> Tuple[int, ...]:
+        return self.knowledge.trick
+
+    @cached_property
+    def won(self) -> Tuple[int, int, int, int]:
+        """Completed tricks won by each seat."""
+        won = self.knowledge.won
+        return (won[self.names[0]], won[self.names[1]], won[self.names[2]], won[self.names[3]])
+
+    @cached_property
+    def played(self) -> Tuple[int, int, int, int]:
+        """The cards each seat has played (the trick in progress included)."""
+        k, names = self.knowledge, self.names
+        return (k.played_by(names[0]), k.played_by(names[1]), k.played_by(names[2]),
+                k.played_by(names[3]))
+
+    @property
+    def nils(self) -> Tuple[NilBet, ...]:
+        """The nil bets that count."""
+        return self.knowledge.nils
+
+    @cached_property
+    def variant(self) -> str:
+        """The dummy-visibility variant's name."""
+        return parse_variant(self.knowledge.variant)[0]
+
+    @property
+    def bidding(self) -> str:
+        """The bidding rules."""
+        return self.knowledge.bidding
 
     # ------------------------------------------------------------ derived
     @property
@@ -136,10 +171,10 @@ class Question:
             hands[seat] = cards
         return (int(hands[0] or 0), int(hands[1] or 0), int(hands[2] or 0), int(hands[3] or 0))
 
-    def position(self, layout: Layout) -> Position:
-        """The engine's position in ``layout``."""
-        return Position(self.hands(layout), self.leader, self.trick, self.spades_broken,
-                        self.breaking)
+    def board(self, layout: Layout) -> Board:
+        """The board of ``layout`` at this point of the play
+        (:meth:`Knowledge.board <solver.knowledge.Knowledge.board>`)."""
+        return self.knowledge.board(dict(zip(self.names, self.hands(layout))))
 
     def original(self, layout: Layout, seat: int) -> int:
         """The 13 cards ``seat`` was dealt, in ``layout``: still held and played."""
@@ -212,14 +247,8 @@ def question(knowledge: Knowledge) -> Question:
     goals = [Goal("contract", declarer, bids[declarer])]
     goals += [Goal("bid", p, bids[p]) for p in auction.defenders if bids[p] > 0]
     goals += [Goal("nil", b.bidder, 0, b.hand) for b in k.nils]
-    won = tuple(k.won[n] for n in names)
-    played = tuple(k.played_by(n) for n in names)
-    return Question(
-        k.player, (names[0], names[1], names[2], names[3]), seat, names.index(k.leader), k.trick,
-        k.spades_broken, k.breaking, (won[0], won[1], won[2], won[3]),
-        (played[0], played[1], played[2], played[3]),
-        (visible[0], visible[1], visible[2], visible[3]), space, k.nils, tuple(goals), bidders,
-        parse_variant(k.variant)[0], k.bidding, _groups(k, seat), k)
+    return Question(seat, (visible[0], visible[1], visible[2], visible[3]), space, tuple(goals),
+                    bidders, _groups(k, seat), k)
 
 
 def _groups(k: Knowledge, seat: int) -> Tuple[Tuple[int, ...], ...]:

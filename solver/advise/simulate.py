@@ -10,59 +10,22 @@ target, and summarises.
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from .. import run
 from ..backend import make_solver
-from ..limits import LAYOUT_TT_MB
 from ..contract import Solver
-from ..bid.estimates import effective_samples
-from ..bid.sampling import CONDITIONED
-from ..bid.simulate import checkpoints
 from ..deal import Deal
-from .answers import LayoutAnswers, group_values, solve_layout
-from .conditioning import Draws, SamplingReport, Weighted, exact_layouts
-from .layouts import Layout
-from ..limits import LOOKAHEAD_NODE_BUDGET
+from ..limits import LAYOUT_TT_MB, LOOKAHEAD_NODE_BUDGET
+from ..simulation import (Layout, SamplingReport, Settings, Stopping, Weighted,
+                          effective_samples)
+from .answers import LayoutAnswers, group_values, solve_cards
+from .conditioning import Draws, exact_layouts
 from .lookahead import check_declarer_to_choose, check_goal, default_goal, lookahead_figures
 from .outcome import Scorer
 from .question import AdviseError, Question, question_of
 from .summary import EXACT, SAMPLED, Advice, card_figures
-
-DEFAULT_SAMPLES = 200
-DEFAULT_SEED = 1
-#: enumerate every consistent layout when there are at most this many
-#: (docs/ADVISE.md "Exact mode" has the measurements behind it)
-DEFAULT_EXACT_LIMIT = 5000
-#: the largest --exact-limit: the layouts are listed in memory
-EXACT_LIMIT_MAX = 1_000_000
-#: transposition table per worker (MB): a layout's questions are small
-
-
-def check_exact_limit(limit: int) -> int:
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 <= limit <= EXACT_LIMIT_MAX:
-        raise AdviseError(f"exact limit {limit!r}", field="exact_limit",
-                          expected=f"a whole number of layouts from 0 to {EXACT_LIMIT_MAX:,}")
-    return limit
-
-
-def check_samples(samples: int) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise AdviseError(f"{samples!r} samples", field="samples",
-                          expected="a whole number of samples, at least 1")
-    return samples
-
-
-def check_precision(target: Optional[float]) -> Optional[float]:
-    if target is None:
-        return None
-    if isinstance(target, bool) or not isinstance(target, (int, float)) or not target > 0 \
-            or math.isinf(target):
-        raise AdviseError(f"precision {target!r}", field="precision",
-                          expected="a positive number of points")
-    return float(target)
 
 
 def double_dummy(question: Question, real: Layout, solver: Solver) -> Tuple[int, ...]:
@@ -74,32 +37,27 @@ def double_dummy(question: Question, real: Layout, solver: Solver) -> Tuple[int,
     return tuple(won + v for v in group_values(solver, q, real, q.side))
 
 
-def advise(deal: Deal, player: Optional[str] = None, *, samples: int = DEFAULT_SAMPLES,
-           seed: int = DEFAULT_SEED, sampling: str = CONDITIONED,
-           exact_limit: int = DEFAULT_EXACT_LIMIT, precision: Optional[float] = None,
-           time_limit: Optional[float] = None, executor: Optional[run.Executor] = None,
-           solver: Optional[Solver] = None, tt_mb: float = LAYOUT_TT_MB,
+def advise(deal: Deal, player: Optional[str] = None, settings: Settings = Settings(), *,
+           executor: Optional[run.Executor] = None, solver: Optional[Solver] = None,
+           tt_mb: float = LAYOUT_TT_MB,
            progress: Optional[Callable[[], None]] = None,
            update: Optional[Callable[[Advice], None]] = None,
            hindsight: bool = True, lookahead: Optional[int] = None,
-           goal: Optional[int] = None,
-           node_budget: Optional[int] = LOOKAHEAD_NODE_BUDGET) -> Advice:
+           goal: Optional[int] = None) -> Advice:
     """Single-dummy advice for the card to play at ``deal``'s position, from
-    the view of ``player`` (default: whoever chooses it): :func:`advise_on`
-    the question of :func:`question_of`, with the deal's real layout for
-    ``double_dummy`` when ``hindsight`` (the one place the hidden hands are
-    read). ``lookahead``: the figures without hindsight too (αμ, the
-    declarer's side only), for ``goal`` whole-hand tricks (default: the
-    declarer's bid) within ``node_budget``."""
+    the view of ``player`` (default: whoever chooses it), sampled by
+    ``settings``: :func:`advise_on` the question of :func:`question_of`, with
+    the deal's real layout for ``double_dummy`` when ``hindsight`` (the one
+    place the hidden hands are read). ``lookahead``: the figures without
+    hindsight too (αμ, the declarer's side only), for ``goal`` whole-hand
+    tricks (default: the declarer's bid) within the settings' node budget."""
     q = question_of(deal, player)
     real: Optional[Layout] = None
     if hindsight:
         hands = deal.board().hands
         real = tuple(hands[s] for s in q.hidden)
-    return advise_on(q, samples=samples, seed=seed, sampling=sampling, exact_limit=exact_limit,
-                     precision=precision, time_limit=time_limit, executor=executor,
-                     solver=solver, tt_mb=tt_mb, progress=progress, update=update, real=real,
-                     lookahead=lookahead, goal=goal, node_budget=node_budget)
+    return advise_on(q, settings, executor=executor, solver=solver, tt_mb=tt_mb,
+                     progress=progress, update=update, real=real, lookahead=lookahead, goal=goal)
 
 
 class Solving:
@@ -109,31 +67,27 @@ class Solving:
     one of these run over an executor (:func:`advise_on`); a review runs
     many through one executor (:mod:`.review`)."""
 
-    def __init__(self, question: Question, samples: int, seed: int, sampling: str,
-                 exact_limit: int, precision: Optional[float] = None,
+    def __init__(self, question: Question, settings: Settings,
                  double_dummy: Optional[Tuple[int, ...]] = None) -> None:
-        check_samples(samples)
-        check_exact_limit(exact_limit)
         self.question = q = question
-        self.seed = seed
-        self.precision = check_precision(precision)
+        self.settings = settings
+        self.seed = seed = settings.seed
         self.double_dummy = double_dummy
         self.scorer = Scorer(q)
         self.consistent = q.space.count()
         if self.consistent == 0:   # the real layout is always one: contradictory knowledge
             raise AdviseError("no layout of the hidden hands fits what the player has seen",
                               field="played", expected="a play the hands allow")
-        self.exact = self.consistent <= exact_limit
+        self.exact = settings.exact(self.consistent)
+        self.requested = settings.planned(self.consistent)
         self.draws: Optional[Draws] = None
         if self.exact:
-            listed, self.report = exact_layouts(q, seed, sampling)
-            self.requested = len(listed)
-            self.stream: Iterator[Weighted] = iter(listed)
+            listed, self.report = exact_layouts(q, seed, settings.sampling)
+            self.stream: Iterator[Weighted[Layout]] = iter(listed)
         else:
-            self.draws = Draws(q, seed, sampling)
-            self.requested = samples
-            self.stream = self.draws.draws(samples)
-        self.taken: List[Weighted] = []
+            self.draws = Draws(q, seed, settings.sampling)
+            self.stream = self.draws.draws(settings.samples)
+        self.taken: List[Weighted[Layout]] = []
         self.answers: List[LayoutAnswers] = []
 
     def items(self) -> Iterator[Tuple[int, Layout]]:
@@ -186,25 +140,22 @@ class Solving:
             stopped_by=stopped_by or self.stopped_by(), sampling=report,
             cards=card_figures(q, self.scorer, answers, weights, complete, self.double_dummy),
             queries=sum(a.queries for a in answers), nodes=sum(a.nodes for a in answers),
-            target=self.precision)
+            target=self.settings.precision)
 
 
 def layout_work(question: object, tt_mb: float) -> run.Work:
     """The work of solving layouts (``context``: a question, or what
-    :func:`solve_layout` is given by the caller)."""
-    return run.Work(solve_layout, question, make_solver, (tt_mb,))
+    :func:`solve_cards` is given by the caller)."""
+    return run.Work(solve_cards, question, make_solver, (tt_mb,))
 
 
-def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-              sampling: str = CONDITIONED, exact_limit: int = DEFAULT_EXACT_LIMIT,
-              precision: Optional[float] = None, time_limit: Optional[float] = None,
+def advise_on(question: Question, settings: Settings = Settings(), *,
               executor: Optional[run.Executor] = None, solver: Optional[Solver] = None,
               tt_mb: float = LAYOUT_TT_MB, progress: Optional[Callable[[], None]] = None,
               update: Optional[Callable[[Advice], None]] = None,
               real: Optional[Layout] = None, lookahead: Optional[int] = None,
-              goal: Optional[int] = None,
-              node_budget: Optional[int] = LOOKAHEAD_NODE_BUDGET) -> Advice:
-    """Single-dummy advice on ``question``.
+              goal: Optional[int] = None) -> Advice:
+    """Single-dummy advice on ``question``, sampled by ``settings``.
 
     ``executor`` runs the solves (default: this process, with ``solver`` if
     given); ``progress()`` is called after each layout; ``update(advice)``
@@ -213,34 +164,29 @@ def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int =
     ``lookahead``: M, the figures without hindsight for the declarer's side
     (docs/ADVISE.md "Without hindsight: αμ") for ``goal`` whole-hand tricks
     (default: the declarer's bid), searched after the layouts are solved,
-    within the same time limit and ``node_budget``."""
+    within the same time limit and the settings' node budget (default
+    :data:`~solver.limits.LOOKAHEAD_NODE_BUDGET`)."""
     if lookahead is not None:
         check_declarer_to_choose(question)
         goal = check_goal(default_goal(question) if goal is None else goal)
-    if time_limit is not None and not (time_limit >= 0 and math.isfinite(time_limit)):
-        raise AdviseError(f"{time_limit!r} seconds", field="time_limit",
-                          expected="a number of seconds, 0 or more")
     dd = None
     if real is not None:
         dd = double_dummy(question, real, solver if solver is not None else make_solver(tt_mb))
-    solving = Solving(question, samples, seed, sampling, exact_limit, precision, dd)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    solving = Solving(question, settings, dd)
+    stopping = Stopping(settings)
     runner: run.Executor = executor if executor is not None else run.Inline(solver)
-    marks = checkpoints()
-    mark = next(marks)
     stopped_by: Optional[str] = None
-    results = runner.map(layout_work(question, tt_mb), solving.items(), deadline=deadline,
-                         total=solving.requested)
+    results = runner.map(layout_work(question, tt_mb), solving.items(),
+                         deadline=stopping.deadline, total=solving.requested)
     try:
         for _, answer in results:
             solving.add(answer)
             if progress is not None:
                 progress()
-            n = len(solving.answers)
-            if n == mark and not solving.done and not solving.exact:
-                mark = next(marks)
+            if stopping.checkpoint(len(solving.answers)) and not solving.done \
+                    and not solving.exact:
                 a = solving.advice("samples")
-                if solving.precision is not None and a.precision() <= solving.precision:
+                if stopping.precise(a.precision()):
                     stopped_by = "precision"
                     break
                 if update is not None:
@@ -253,11 +199,11 @@ def advise_on(question: Question, *, samples: int = DEFAULT_SAMPLES, seed: int =
     n = len(solving.answers)
     figures = lookahead_figures(
         question, [w.layout for w in solving.taken[:n]], solving.answers, solving.weights(),
-        solving.complete, lookahead, goal, executor=runner, tt_mb=tt_mb, deadline=deadline,
-        node_budget=node_budget)
+        solving.complete, lookahead, goal, executor=runner, tt_mb=tt_mb,
+        deadline=stopping.deadline,
+        node_budget=LOOKAHEAD_NODE_BUDGET if settings.node_budget is None
+        else settings.node_budget)
     return dataclasses.replace(advice, lookahead=figures)
 
 
-__all__ = ["DEFAULT_EXACT_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_SEED",
-           "EXACT_LIMIT_MAX", "Solving", "advise", "advise_on", "check_exact_limit",
-           "check_precision", "check_samples", "double_dummy", "layout_work"]
+__all__ = ["Solving", "advise", "advise_on", "double_dummy", "layout_work"]

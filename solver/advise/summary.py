@@ -2,7 +2,7 @@
 "Figures" and "The recommended card").
 
 Every figure is a mean over the solved layouts, each weighing its weight
-(:mod:`.conditioning`), with the standard error of :mod:`solver.bid.estimates`
+(:mod:`.conditioning`), with the standard error of :mod:`solver.simulation.estimates`
 (weighted means, Kish's effective sample size). In exact mode the layouts
 are all of them, so a figure is exact: its standard error is 0. The
 difference of a card to the best card is paired: the mean, over the same
@@ -15,10 +15,8 @@ import math
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-from ..bid.estimates import Estimate, effective_samples
-from ..bid.summary import HONESTY as DOUBLE_DUMMY_HONESTY
+from ..simulation import DOUBLE_DUMMY_HONESTY, Estimate, SamplingReport
 from .answers import LayoutAnswers
-from .conditioning import SamplingReport
 from .outcome import Outcome, Scorer
 from .question import Question
 
@@ -31,23 +29,6 @@ HONESTY = (DOUBLE_DUMMY_HONESTY + " advise also assumes that the player will kno
            "that counts first plays to keep it), and that the defenders cooperate as one side.")
 #: the best cards are "close" when within this many standard errors
 CLOSE_SE = 2.0
-
-
-def estimate(values: Sequence[float], weights: Optional[Sequence[float]], exact: bool,
-             proportion: bool = False) -> Estimate:
-    """The (weighted) mean of ``values`` with its standard error; exact
-    means (every layout) have a standard error of 0."""
-    if exact:
-        n = len(values)
-        if n == 0:
-            return Estimate(math.nan, math.nan, 0)
-        w = [1.0] * n if weights is None else list(weights)
-        total = sum(w)
-        return Estimate(sum(x * v for x, v in zip(w, values)) / total, 0.0, n,
-                        None if weights is None else effective_samples(w))
-    if proportion:
-        return Estimate.proportion(values, weights)
-    return Estimate.mean(values, weights)
 
 
 @dataclass(frozen=True)
@@ -210,8 +191,8 @@ def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAns
         made.append([o.made for o in outcomes])
     mine = [[float(s[me]) for s in scores[g]] for g in range(len(q.groups))]
 
-    def mean(values: Sequence[float], proportion: bool = False) -> Estimate:
-        return estimate(values, weights, exact, proportion)
+    def mean(values: Sequence[float], chance: bool = False) -> Estimate:
+        return Estimate.over(values, weights, exact, chance)
 
     key = [(mean(mine[g]).value, mean(tricks[g]).value) for g in range(len(q.groups))]
     order = sorted(range(len(q.groups)), key=lambda g: (-key[g][0], -key[g][1], g))
@@ -220,10 +201,10 @@ def card_figures(question: Question, scorer: Scorer, answers: Sequence[LayoutAns
         q.groups[g], mean(tricks[g]),
         tuple(mean([float(m[j]) for m in made[g]], True) for j in range(len(q.goals))),
         tuple(mean([float(s[p]) for s in scores[g]]) for p in range(len(scorer.players))),
-        mean(mine[g]), mean([a - b for a, b in zip(mine[g], mine[best])]),
-        mean([a - b for a, b in zip(tricks[g], tricks[best])]),
+        mean(mine[g]), Estimate.paired(mine[g], mine[best], weights, exact),
+        Estimate.paired(tricks[g], tricks[best], weights, exact),
         None if double_dummy is None else double_dummy[g]) for g in order)
 
 
-__all__ = ["Advice", "Lookahead", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED", "card_figures",
-           "chooser_scores", "estimate", "group_outcomes", "within"]
+__all__ = ["Advice", "Lookahead", "CLOSE_SE", "HONESTY", "CardFigures", "EXACT", "SAMPLED",
+           "card_figures", "chooser_scores", "group_outcomes", "within"]

@@ -144,7 +144,7 @@ class ControlDraws:
             draw = next(self._draws, None)
             if draw is None:
                 return
-            layout = sample_layout(k, self._sampler.seed, draw.index)
+            layout = draw.layout
             self.weights.append(draw.weight)
             self.predictions.append(role_predictions(k, layout))
             self.later.append(draw.later)

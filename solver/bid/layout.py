@@ -8,33 +8,14 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Tuple
 from ..auction import MIRROR, STANDARD, auction_winner, spade_count
 from ..contract import Solver
 from ..board import Board
-from ..cards import SPADES, card_index
 from ..position import ALL_SEATS, NIL_LOST, Position
 from ..scoring import TRICKS_PER_HAND
 from ..seating import DECLARER_SIDE, Seating, side_of
+from ..simulation.model import certain_trick
 from .knowledge import Knowledge
 
 NOT_ASKED = -2   # a nil question of a role the layout rules out (mirror): not searched
 
-
-
-def certain_trick(hand: int) -> bool:
-    """Does ``hand`` win a trick however the play goes?
-
-    A spade wins its trick unless a higher spade from another hand falls on
-    it, and each card falls once: when, for some ``i``, fewer than ``i``
-    spades above the hand's ``i``-th highest spade are elsewhere (the ace;
-    K-Q; Q-J-T with the ace and king out...), a spade of the hand must win.
-    Such a hand cannot be nil."""
-    held = others_above = 0
-    for rank in range(14, 1, -1):
-        if hand >> card_index(SPADES, rank) & 1:
-            held += 1
-            if others_above < held:
-                return True
-        else:
-            others_above += 1
-    return False
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 from ..auction import (MIRROR, STANDARD, SUICIDE, Auction, Bid, auction_winner, legal_bids,
                        nil_counts, spade_count)
 from ..scoring import TRICKS_PER_HAND, NilBet, ScoringRules, Standing, apply_bags, score_hand
+from ..simulation import model
 from .candidates import Candidate
 from .knowledge import BidError, Knowledge
-from . import model
 from .layout import Plan, SampleResult
 from .sampling import LaterBidder
 

@@ -2,10 +2,8 @@
 and every player's bid beside the deal's actual result."""
 from __future__ import annotations
 
-import math
-import time
 from dataclasses import dataclass, replace
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ..auction import STANDARD, Auction
 from ..backend import make_solver
@@ -13,68 +11,26 @@ from ..limits import LAYOUT_TT_MB
 from ..contract import Solver
 from ..deal import Deal
 from ..run import Executor, Work
+from ..simulation import UNIFORM, Settings, Stopping
 from .candidates import Candidate, check_candidate, file_bid, plan_for
 from .control import DRAWS_PER_SAMPLE as CONTROL_DRAWS_PER_SAMPLE
 from .control import MIN_DRAWS as CONTROL_MIN_DRAWS
 from .control import MIN_SAMPLES as CONTROL_MIN_SAMPLES
 from .control import ControlDraws
-from .knowledge import BidError, Knowledge
+from .knowledge import Knowledge
 from .layout import NilOrder, Plan, SampleResult, solve_layout
 from .outcome import BidOutcome, sample_outcome, side_tricks
-from .sampling import CONDITIONED, UNIFORM, Draw, Sampler, sample_layout
+from .sampling import Draw, Sampler
 from .summary import BidAnalysis, SummaryCache, summarise
 
 
-DEFAULT_SAMPLES = 200
-
-
-DEFAULT_SEED = 1
-
-
-def _solve_sample(solver: Solver, context: Tuple[Knowledge, Plan, int, NilOrder],
-                  index: int) -> SampleResult:
-    """Draw ``index``'s layout, solved (the work of one worker, :mod:`solver.run`)."""
-    k, plan, seed, order = context
-    return solve_layout(solver, k, sample_layout(k, seed, index), plan, index, order)
-
-
-def check_samples(samples: int) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise BidError(f"{samples!r} samples", field="samples",
-                       expected="a whole number of samples, at least 1")
-    return samples
-
-
-def check_time_limit(seconds: Optional[float]) -> Optional[float]:
-    if seconds is None:
-        return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0 \
-            or math.isinf(seconds):
-        raise BidError(f"{seconds!r} seconds", field="time_limit",
-                       expected="a number of seconds, 0 or more (0: one sample)")
-    return float(seconds)
-
-
-def check_precision(target: Optional[float]) -> Optional[float]:
-    if target is None:
-        return None
-    if isinstance(target, bool) or not isinstance(target, (int, float)) or not target > 0 \
-            or math.isinf(target):
-        raise BidError(f"precision {target!r}", field="precision",
-                       expected="a positive number (percentage points for chances, points for "
-                                "the score difference)")
-    return float(target)
-
-
-def checkpoints() -> Iterator[int]:
-    """The sample counts at which a run with a precision target (or a live
-    display) takes stock: 20, 30, 40, 50, 60, 72, ... (at least 10 more and
-    20% more each time), the same whatever the executor, so the stopping point
-    is a function of the seed."""
-    n = 20
-    while True:
-        yield n
-        n = max(n + 10, math.ceil(n * 1.2))
+def _solve_sample(solver: Solver, context: Tuple[Knowledge, Plan, NilOrder],
+                  item: Tuple[int, Mapping[str, int]]) -> SampleResult:
+    """One drawn layout (its index and hands), solved (the work of one
+    worker, :mod:`solver.run`)."""
+    k, plan, order = context
+    index, layout = item
+    return solve_layout(solver, k, layout, plan, index, order)
 
 
 @dataclass
@@ -87,11 +43,11 @@ class Run:
     stopped_by: str
 
 
-def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int, executor: Executor,
-        progress: Optional[Callable[[], None]] = None, tt_mb: float = LAYOUT_TT_MB,
-        time_limit: Optional[float] = None,
+def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, settings: Settings,
+        executor: Executor, progress: Optional[Callable[[], None]] = None,
+        tt_mb: float = LAYOUT_TT_MB,
         enough: Optional[Callable[[List[SampleResult], List[Draw]], bool]] = None) -> Run:
-    """Solve the sampler's accepted draws in order, at most ``samples``.
+    """Solve the sampler's accepted draws in order, at most ``settings.samples``.
 
     ``executor`` (:mod:`solver.run`) solves them, each worker with one
     engine solver (a table of ``tt_mb``) reused for all its samples.
@@ -99,32 +55,29 @@ def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int, execut
     stop once it has passed, with the samples solved by then (at least one;
     ``0``: just the first), as ``duck``'s time limit: the same seed gives
     the same numbers for the same ``n``, but ``n`` depends on the machine.
-    ``enough(results, draws)`` is asked at each of :func:`checkpoints`; True
-    stops the run there. The draws are chosen in this process, in order, so
-    the answers are the same whatever runs the solves."""
-    check_samples(samples)
-    time_limit = check_time_limit(time_limit)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    work = Work(_solve_sample, (knowledge, plan, sampler.seed, NilOrder()), make_solver, (tt_mb,))
+    ``enough(results, draws)`` is asked at each of the
+    :func:`~solver.simulation.checkpoints`; True stops the run there. The
+    draws are made in this process, in order, and each worker receives the
+    layout it solves, so the answers are the same whatever runs the solves."""
+    samples = settings.samples
+    stopping = Stopping(settings)
+    work = Work(_solve_sample, (knowledge, plan, NilOrder()), make_solver, (tt_mb,))
     taken: List[Draw] = []
 
-    def indices() -> Iterator[int]:
+    def items() -> Iterator[Tuple[int, Mapping[str, int]]]:
         for draw in sampler.draws(samples):
             taken.append(draw)
-            yield draw.index
+            yield (draw.index, draw.layout)
 
     out: List[SampleResult] = []
-    marks = checkpoints()
-    mark = next(marks)
     stopped_by = "samples"
-    answers = executor.map(work, indices(), deadline=deadline, total=samples)
+    answers = executor.map(work, items(), deadline=stopping.deadline, total=samples)
     try:
         for _, result in answers:
             out.append(result)
             if progress is not None:
                 progress()
-            if enough is not None and len(out) == mark:
-                mark = next(marks)
+            if enough is not None and stopping.checkpoint(len(out)):
                 if len(out) < samples and enough(out, taken[:len(out)]):
                     stopped_by = "precision"
                     break
@@ -135,38 +88,37 @@ def run(knowledge: Knowledge, plan: Plan, sampler: Sampler, samples: int, execut
     return Run(out, taken[:len(out)], stopped_by)
 
 
-def run_samples(knowledge: Knowledge, plan: Plan, samples: int, seed: int = DEFAULT_SEED,
-                progress: Optional[Callable[[], None]] = None, tt_mb: float = LAYOUT_TT_MB,
-                time_limit: Optional[float] = None, *, executor: Executor) -> List[SampleResult]:
-    """Solve the first ``samples`` layouts of ``seed`` drawn uniformly
-    (:func:`run` with uniform sampling); results in sample order."""
-    return run(knowledge, plan, Sampler(knowledge, seed, UNIFORM), samples, executor, progress,
-               tt_mb, time_limit).results
+def run_samples(knowledge: Knowledge, plan: Plan, settings: Settings,
+                progress: Optional[Callable[[], None]] = None, tt_mb: float = LAYOUT_TT_MB, *,
+                executor: Executor) -> List[SampleResult]:
+    """Solve the first ``settings.samples`` layouts of its seed drawn
+    uniformly (:func:`run` with uniform sampling, whatever the settings'
+    method); results in sample order."""
+    return run(knowledge, plan, Sampler(knowledge, settings.seed, UNIFORM), settings, executor,
+               progress, tt_mb).results
 
 
-def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+def analyse(knowledge: Knowledge, settings: Settings = Settings(),
             bid: Optional[Candidate] = None, progress: Optional[Callable[[], None]] = None,
-            tt_mb: float = LAYOUT_TT_MB, time_limit: Optional[float] = None,
-            sampling: str = CONDITIONED, precision: Optional[float] = None,
-            update: Optional[Callable[[BidAnalysis], None]] = None, *,
-            executor: Executor, controls: bool = True) -> BidAnalysis:
-    """Sample, solve and summarise. ``bid``: a candidate to judge;
-    ``time_limit``, ``executor``: see :func:`run` (``samples`` is then a
-    maximum);
-    ``sampling``: ``conditioned`` or ``uniform`` (:mod:`.sampling`);
-    ``precision``: stop once every chance shown has a standard error of at
-    most that many percentage points and the top two bids' score difference
-    one of at most that many points (:meth:`BidAnalysis.precision`), checked
-    at :func:`checkpoints`; ``update(analysis)`` is called there too (a live
-    display); ``controls``: the chances and mean tricks as control-variate
-    estimates (:mod:`.control`; standard bidding only), with
+            tt_mb: float = LAYOUT_TT_MB, update: Optional[Callable[[BidAnalysis], None]] = None,
+            *, executor: Executor, controls: bool = True) -> BidAnalysis:
+    """Sample, solve and summarise under ``settings``. ``bid``: a candidate
+    to judge; the time limit and ``executor``: see :func:`run` (``samples``
+    is then a maximum); the sampling method: ``conditioned`` or ``uniform``
+    (:mod:`.sampling`); the precision: stop once every chance shown has a
+    standard error of at most that many percentage points and the top two
+    bids' score difference one of at most that many points
+    (:meth:`BidAnalysis.precision`), checked at the
+    :func:`~solver.simulation.checkpoints`; ``update(analysis)`` is called
+    there too (a live display); ``controls``: the chances and mean tricks as
+    control-variate estimates (:mod:`.control`; standard bidding only), with
     :data:`.control.DRAWS_PER_SAMPLE` control draws per layout solved."""
     k = knowledge
+    samples, seed, precision = settings.samples, settings.seed, settings.precision
     if bid is not None:
         check_candidate(k, bid)
-    precision = check_precision(precision)
     plan = plan_for(k, [bid] if bid is not None else [])
-    sampler = Sampler(k, seed, sampling)
+    sampler = Sampler(k, seed, settings.sampling)
     control = ControlDraws(k, seed, sampler.method) \
         if controls and k.bidding == STANDARD else None
     cache = SummaryCache()
@@ -186,7 +138,7 @@ def analyse(knowledge: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int = DE
             update(a)
         return done
 
-    r = run(k, plan, sampler, samples, executor, progress, tt_mb, time_limit,
+    r = run(k, plan, sampler, settings, executor, progress, tt_mb,
             enough if precision is not None or update is not None else None)
     return summary(r.results, r.draws, r.stopped_by)
 
@@ -224,18 +176,14 @@ def actual_result(knowledge: Knowledge, deal: Deal, plan: Plan, candidate: Optio
     return ActualResult(k.player, declarer, outcome, {d: side_tricks(k, result, d) for d in solved})
 
 
-def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-              progress: Optional[Callable[[], None]] = None,
-              tt_mb: float = LAYOUT_TT_MB,
-              time_limit: Optional[float] = None, sampling: str = CONDITIONED,
-              precision: Optional[float] = None, *,
+def check_all(deal: Deal, settings: Settings = Settings(),
+              progress: Optional[Callable[[], None]] = None, tt_mb: float = LAYOUT_TT_MB, *,
               executor: Executor, controls: bool = True) -> List[PlayerCheck]:
     """Every player in bidding order: their bid (if made) judged at their
-    turn, beside the deal's actual double-dummy result. ``time_limit`` is
-    shared equally by the players' simulations; ``controls``: see
-    :func:`analyse`."""
-    check_samples(samples)
-    time_limit = check_time_limit(time_limit)
+    turn under ``settings``, beside the deal's actual double-dummy result.
+    The time limit is shared equally by the players' simulations;
+    ``controls``: see :func:`analyse`."""
+    time_limit = settings.time_limit
     auction = deal.auction or Auction(deal.players, deal.dealer)
     out = []
     solver = make_solver(tt_mb)
@@ -244,7 +192,7 @@ def check_all(deal: Deal, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SE
     for player in players:
         k = Knowledge.from_deal(deal, player)
         cand = file_bid(deal, player)
-        analysis = analyse(k, samples, seed, cand, progress, tt_mb, share, sampling, precision,
+        analysis = analyse(k, replace(settings, time_limit=share), cand, progress, tt_mb,
                            executor=executor, controls=controls)
         actual = actual_result(k, deal, analysis.plan, cand, solver)
         out.append(PlayerCheck(player, cand, analysis, actual))

@@ -13,28 +13,20 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..auction import STANDARD
+from ..auction import STANDARD, nil_counts
 from ..scoring import DUMMY, TRICKS_PER_HAND
-from ..auction import nil_counts
+from ..simulation import DOUBLE_DUMMY_HONESTY, Estimate, SamplingReport
+from ..simulation.model import certain_trick
 from .candidates import BIDS, Candidate, default_candidates
 from .control import MIN_SAMPLES as CONTROL_MIN_SAMPLES
 from .control import ODDS_SHARE, ControlDraws, at_least
-from .estimates import Estimate
 from .knowledge import Knowledge
-from .layout import Plan, SampleResult, certain_trick
+from .layout import Plan, SampleResult
 from .outcome import Odds, BidOutcome, declarer_for, declarer_odds, sample_outcome, side_tricks
-from .sampling import Draw, SamplingReport
+from .sampling import Draw
 
 
-HONESTY = ("Double-dummy simulation assumes perfect information: every player sees all "
-           "four hands, so a declarer never misguesses a finesse or a drop, and the defence "
-           "always finds the best opening lead. In bridge, where this has been measured, the "
-           "two nearly cancel: over about 30 million OKBridge deals actual declarer play took "
-           "0.10 tricks more than double dummy (+0.37 at the one level, about 0 at the four "
-           "level, -0.09 in slams; Cheung), and in 79,942 expert contracts the actual result "
-           "beat double dummy except at slam level, mainly because double dummy gives the "
-           "defence a perfect opening lead (Pavlicek). No such data exists for Spades: these "
-           "chances are not known to favour either side.")
+HONESTY = DOUBLE_DUMMY_HONESTY
 MODEL_HONESTY = ("Conditioned sampling rests on a bidding model fitted to double-dummy "
                  "results: the earlier bids weight the sampled hands by it and the later bids "
                  "come from it. Each bidder is assumed to bid the model's estimate of their "

@@ -28,7 +28,7 @@ from .equilibrium import (MAX_TRICKS, Equilibrium, EquilibriumCard, EquilibriumS
 from .hand import DuckError, HandLevel, check_deal, duck_board
 from .nilbreak import (BREAK_BUDGET, NOT_FORCED, BreakGame, BreakQuestion, CardBreak, NilBreak,
                        break_value, can_force, card_can_force)
-from .outcomes import DuckEffect, NilSettlement, NilStatus, OutcomeRow, PlayerLine, Scorer
+from .outcomes import DuckEffect, NilSettlement, NilStatus, OutcomeRow, OutcomeRows, PlayerLine
 from .questions import (DEFENDER_SEATS, Oracle, TeamSplits, after_card, card_nil_keep_max,
                         card_totals, default_oracle, highest_total, lowest_total, nil_keep_max,
                         team_splits)
@@ -41,7 +41,7 @@ __all__ = [
     "BREAK_BUDGET", "NOT_FORCED", "BreakGame", "BreakQuestion", "CardBreak", "NilBreak",
     "break_value", "can_force", "card_can_force",
     "DuckError", "HandLevel", "check_deal", "duck_board",
-    "DuckEffect", "NilSettlement", "NilStatus", "OutcomeRow", "PlayerLine", "Scorer",
+    "DuckEffect", "NilSettlement", "NilStatus", "OutcomeRow", "PlayerLine", "OutcomeRows",
     "DEFENDER_SEATS", "Oracle", "TeamSplits", "after_card", "card_nil_keep_max",
     "card_totals", "default_oracle", "highest_total", "lowest_total", "nil_keep_max", "team_splits",
     "CHOOSE", "DECLARER_ROLES", "EVERYONE_ROLES", "MAX", "MIN", "REACH_BUDGET", "child_lows",

@@ -14,7 +14,7 @@ from ..seating import DEFENDER_SIDE
 from .equilibrium import Equilibrium, check_size, find_equilibrium
 from .hand import HandLevel, duck_board, nil_statuses
 from .nilbreak import BreakQuestion, CardBreak, NilBreak, break_questions, card_breaks, nil_break
-from .outcomes import DuckEffect, NilStatus, OutcomeRow, Scorer, best_total, effect
+from .outcomes import DuckEffect, NilStatus, OutcomeRow, OutcomeRows, best_total, effect
 from .questions import DEFENDER_SEATS, Oracle, card_nil_keep_max, card_totals, default_oracle
 from .reachable import REACH_BUDGET
 from .searches import Findings, Reachability, listed, run_searches
@@ -155,7 +155,7 @@ class DuckAnalysis:
 
 # ------------------------------------------------------------------ the steps
 def outcome_rows(at: Board, hand: HandLevel, reach: Reachability,
-                 scorer: Scorer) -> Tuple[Rows, List[int]]:
+                 scorer: OutcomeRows) -> Tuple[Rows, List[int]]:
     """One row per total from the lowest to the highest, without the totals
     no play-out reaches; and the totals not known to be reached by any."""
     lo = reach.lowest if reach.lowest is not None else min(hand.duck.values())
@@ -226,7 +226,7 @@ def duck_effects(options: Tuple[PlayerOptions, ...], rows: Rows,
 
 
 def card_level(at: Board, nils: Tuple[NilStatus, ...], breaks: Tuple[BreakQuestion, ...],
-               scorer: Scorer, oracle: Oracle) -> CardLevel:
+               scorer: OutcomeRows, oracle: Oracle) -> CardLevel:
     """Every legal card of the player to move, with the outcome when play is
     cooperative afterwards (each nil settled by the nil-aware query after
     that card), the tricks it gives up, who gains or loses by it, and who
@@ -255,7 +255,7 @@ def card_level(at: Board, nils: Tuple[NilStatus, ...], breaks: Tuple[BreakQuesti
     return CardLevel(tuple(options), best)
 
 
-def nil_breaks(questions: Tuple[BreakQuestion, ...], found: Findings, scorer: Scorer,
+def nil_breaks(questions: Tuple[BreakQuestion, ...], found: Findings, scorer: OutcomeRows,
                cooperative: OutcomeRow) -> Tuple[Tuple[NilBreak, ...], List[str]]:
     """Each breaking game's outcome, and the totals not found in time."""
     out, unsure = [], []
@@ -291,7 +291,7 @@ def analyse(deal: Deal, oracle: Optional[Oracle] = None,
     breaks = break_questions(at, nils, oracle)
     found = run_searches(at, hand, breaks, oracle, time_limit, budget)
     reach = Reachability.settled(at, hand, found)
-    scorer = Scorer(deal, nils)
+    scorer = OutcomeRows(deal, nils)
     rows, unsure = outcome_rows(at, hand, reach, scorer)
     options = player_options(at, hand, reach, rows)
     outcomes = marked(rows, row_marks(at, hand, reach, options, nils))

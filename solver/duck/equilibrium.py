@@ -31,7 +31,7 @@ from ..cards import iter_cards, suit_of
 from ..position import Position
 from ..seating import DEFENDER_SIDE, controller
 from .hand import DuckError
-from .outcomes import NilStatus, OutcomeRow, Scorer
+from .outcomes import NilStatus, OutcomeRow, OutcomeRows
 from .questions import (DEFENDER_SEATS, Oracle, after_card_won_by, card_totals,
                         default_oracle)
 
@@ -127,7 +127,7 @@ def card_groups(pos: Position) -> List[Tuple[int, ...]]:
 class _MaxN:
     """The max-n search over one ending: memo, preference keys, counters."""
 
-    def __init__(self, at: Board, scorer: Scorer, nils: Tuple[NilStatus, ...],
+    def __init__(self, at: Board, scorer: OutcomeRows, nils: Tuple[NilStatus, ...],
                  oracle: Oracle) -> None:
         self.at, self.scorer, self.oracle = at, scorer, oracle
         self.nils = {n.hand: n for n in nils}
@@ -245,7 +245,7 @@ def _line(search: _MaxN, oracle: Oracle) -> List[EquilibriumStep]:
     return steps
 
 
-def find_equilibrium(at: Board, scorer: Scorer, nils: Tuple[NilStatus, ...],
+def find_equilibrium(at: Board, scorer: OutcomeRows, nils: Tuple[NilStatus, ...],
                 cooperative: OutcomeRow, oracle: Optional[Oracle] = None) -> Equilibrium:
     """The max-n equilibrium of the ending at ``at`` against the
     ``cooperative`` row (raises :class:`DuckError` above :data:`MAX_TRICKS`)."""

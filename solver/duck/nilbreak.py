@@ -26,8 +26,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..board import Board
 from ..position import ALL_SEATS, Position
 from ..seating import DECLARER_SIDE, DEFENDER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
-from .outcomes import NilStatus, OutcomeRow, Scorer, changes
-from .questions import Oracle, after_card_won_by, by_card, default_oracle
+from .outcomes import NilStatus, OutcomeRow, OutcomeRows, changes
+from .questions import Oracle, OverBudget, after_card_won_by, by_card, default_oracle
 
 #: Default node budget of one :func:`break_value` search (positions expanded).
 BREAK_BUDGET = 600
@@ -85,10 +85,6 @@ def card_can_force(pos: Position, game: BreakGame,
     return {c: v < 0 for c, v in by_card(groups).items()}
 
 
-class _OverBudget(Exception):
-    pass
-
-
 class _BreakSearch:
     """Null-window tests of one :class:`BreakGame`: "can the breakers force
     the trick on the nil hand and take at least ``t`` counted tricks?"."""
@@ -113,7 +109,7 @@ class _BreakSearch:
         if key not in self.memo:
             self.nodes += 1
             if self.nodes > self.budget:
-                raise _OverBudget
+                raise OverBudget
             self.memo[key] = self.expand(p, t)
         return self.memo[key]
 
@@ -170,7 +166,7 @@ def break_value(pos: Position, game: BreakGame, oracle: Optional[Oracle] = None,
             if search.wins(pos, t):
                 return t
         return 0
-    except _OverBudget:
+    except OverBudget:
         return None
 
 
@@ -254,7 +250,8 @@ class NilBreak:
         return (self.own_change, self.margin_change) > (0, 0)
 
 
-def nil_break(q: BreakQuestion, total: Optional[int], scorer: Scorer, base: OutcomeRow) -> NilBreak:
+def nil_break(q: BreakQuestion, total: Optional[int], scorer: OutcomeRows,
+              base: OutcomeRow) -> NilBreak:
     """The outcome of ``q``'s game ending with defender total ``total``."""
     if total is None:
         return NilBreak(q, None, None, None, None)

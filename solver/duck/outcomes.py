@@ -153,7 +153,7 @@ def _leaders(values: Mapping[str, int]) -> Tuple[str, ...]:
     return tuple(p for p, v in values.items() if v == top)
 
 
-class Scorer:
+class OutcomeRows:
     """Outcome rows for a deal: nil settlement, scores, values, margins.
 
     ``outcome(d)`` settles each applicable nil with the position's

@@ -29,6 +29,11 @@ from ..seating import (DECLARER_SIDE, DEFENDER_SIDE, LEFT_DEFENDER_SEAT, RIGHT_D
 DEFENDER_SEATS = (LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT)
 
 
+class OverBudget(Exception):
+    """A search of the duck analysis went past its node budget (the
+    searches that have one end with no answer)."""
+
+
 class Oracle:
     """The double-dummy queries of the analysis, on one backend
     (:func:`solver.backend.solver_class`): the compiled engine by default,

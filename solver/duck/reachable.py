@@ -12,7 +12,7 @@ from typing import Dict, Optional, Sequence, Tuple
 from ..position import Position
 from ..seating import DECLARER_SEAT, DEFENDER_SIDE, DUMMY_SEAT, LEFT_DEFENDER_SEAT, RIGHT_DEFENDER_SEAT
 from ..contract import CardGroups
-from .questions import Oracle, after_card, default_oracle
+from .questions import Oracle, OverBudget, after_card, default_oracle
 
 #: Roles of a seat in a :func:`reach` search: ``CHOOSE`` seats play whatever
 #: they like (the player whose options are asked about), ``MAX`` seats play to
@@ -60,10 +60,6 @@ def child_lows(pos: Position, roles: Sequence[str], oracle: Optional[Oracle] = N
     return sorted(oracle.card_groups(pos, maxi, DEFENDER_SIDE), key=lambda g: (-g[1], g[0][0]))
 
 
-class _OverBudget(Exception):
-    pass
-
-
 class _ReachSearch:
     """One :func:`reach` search: the roles, the memo and the node budget."""
 
@@ -91,7 +87,7 @@ class _ReachSearch:
         if key not in self.memo:
             self.nodes += 1
             if self.nodes > self.budget:
-                raise _OverBudget
+                raise OverBudget
             self.memo[key] = self.expand(p, lo, hi)
         return self.memo[key]
 
@@ -141,7 +137,7 @@ def reach(pos: Position, roles: Sequence[str], lo: int, hi: int,
     search = _ReachSearch(roles, oracle or default_oracle(), budget)
     try:
         return search.search(pos, lo, hi)
-    except _OverBudget:
+    except OverBudget:
         return None
 
 

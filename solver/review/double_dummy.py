@@ -36,14 +36,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Mapping, Optional, Sequence, Tuple
 
-from .analysis import (AnalysisError, ContractResult, EngineMismatch, contract_result,
+from ..analysis import (AnalysisError, ContractResult, EngineMismatch, contract_result,
                        dd_side_bound, dd_side_tricks)
-from .contract import Solver
-from .board import Board
-from .deal import Deal, HandResult
-from .position import equivalent_groups
-from .scoring import TRICKS_PER_HAND
-from .seating import DECLARER_SIDE, Seating, controller, side_name, side_of
+from ..contract import Solver
+from ..board import Board
+from ..deal import Deal, HandResult
+from ..position import equivalent_groups
+from ..scoring import TRICKS_PER_HAND
+from ..seating import DECLARER_SIDE, Seating, controller, side_name, side_of
 
 
 class ReviewError(AnalysisError):

@@ -1,4 +1,4 @@
-"""The bidding model's coefficients (solver/bid/model.py), as written by
+"""The bidding model's coefficients (solver/simulation/model.py), as written by
 ``python tools/fit_bid_model.py --deals 3000 --seed 1 --write``.
 
 Fit quality on the held-out deals (docs/BID.md):

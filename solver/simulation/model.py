@@ -14,7 +14,7 @@ that into a probability for every call the simulation needs:
 * **nil on the own hand** (:func:`nil_chance`): the fitted chance that the
   hand can be kept trickless when defending (a logistic function of the
   hand's spades, high cards and low cards; zero for a hand with a sure
-  spade trick, see :func:`layout.certain_trick`). The model bids nil with
+  spade trick, see :func:`certain_trick`). The model bids nil with
   that chance, and otherwise a number.
 
 So the chance of a call (:func:`call_chance`) is the nil chance for a bid
@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import List, Sequence, Tuple
 
 from ..auction import Bid
+from ..cards import SPADES, card_index
 from ..scoring import TRICKS_PER_HAND
 from . import coefficients as fitted
-from .layout import certain_trick
 
 #: hand features of the trick estimate, in the order of ``fitted.TRICKS``
 #: (a bidder in position 1 or 2 also has one feature per earlier bid:
@@ -57,6 +57,26 @@ ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8       # bit of a rank within a su
 SUIT = (1 << 13) - 1
 LOW = (1 << 6) - 1                                    # 2 to 7
 _SQRT2 = math.sqrt(2.0)
+
+
+
+def certain_trick(hand: int) -> bool:
+    """Does ``hand`` win a trick however the play goes?
+
+    A spade wins its trick unless a higher spade from another hand falls on
+    it, and each card falls once: when, for some ``i``, fewer than ``i``
+    spades above the hand's ``i``-th highest spade are elsewhere (the ace;
+    K-Q; Q-J-T with the ace and king out...), a spade of the hand must win.
+    Such a hand cannot be nil."""
+    held = others_above = 0
+    for rank in range(14, 1, -1):
+        if hand >> card_index(SPADES, rank) & 1:
+            held += 1
+            if others_above < held:
+                return True
+        else:
+            others_above += 1
+    return False
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,11 @@
 docs/REVIEW.md "Single dummy").
 
 Every card that had a choice (two groups of equivalent legal cards or
-more) is judged also by ``advise`` from the view of the player who chose
+more) is judged also by ``advise`` (its public face, :mod:`solver.advise`) from the view of the player who chose
 it, at the point where it was played: their knowledge then
 (:meth:`solver.knowledge.Knowledge.from_board`), the layouts consistent
 with it, weighted by the bids. Beside the double-dummy judgement of
-:mod:`solver.review` each such card gets
+:mod:`.double_dummy` each such card gets
 
 * its **single-dummy loss**: the expected tricks and the chooser's
   expected score of the single-dummy best card minus those of the card
@@ -17,9 +17,10 @@ with it, weighted by the bids. Beside the double-dummy judgement of
   clearly worse, but it lost double dummy), ``lucky`` (clearly worse, no
   double-dummy loss), ``mistake`` (bad both ways) or ``fine``.
 
-**Allotting the samples** (:func:`single_dummy_review`), in rounds: late
-in the hand a card's layouts are exact (``exact_limit``), all solved in
-the first round. Before that, a card first gets ``first`` samples; then,
+**Allotting the samples** (:class:`Allotment`, run by
+:func:`single_dummy_review`), in rounds, under one
+:class:`~solver.simulation.Settings`: late in the hand a card's layouts
+are exact (``exact_limit``), all solved in the first round. Before that, a card first gets ``first`` samples; then,
 round after round, each card whose verdict is not yet *settled* doubles
 its samples, up to ``samples`` a card, the cheapest cards first (by their
 search nodes per layout so far), as far as the search nodes spent in all
@@ -46,25 +47,20 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .. import run
+from ..advise import (CLOSE_SE, EXACT, Advice, CardFigures, LayoutAnswers, Lookahead, Question,
+                      Solving, automatic_lookahead, chooser_scores, default_goal,
+                      lookahead_figures, question, solve_cards)
 from ..backend import make_solver
-from ..limits import LAYOUT_TT_MB
 from ..contract import Solver
-from ..bid.estimates import Estimate
-from ..bid.sampling import CONDITIONED
 from ..deal import Deal
 from ..knowledge import Knowledge
-from ..review import CardJudgement
-from .answers import LayoutAnswers, solve_layout
-from .layouts import Layout
-from .lookahead import Lookahead, automatic_lookahead, default_goal, lookahead_figures
-from .question import AdviseError, Question, question
-from .simulate import DEFAULT_EXACT_LIMIT, DEFAULT_SEED, Solving, check_samples
-from .summary import CLOSE_SE, EXACT, Advice, CardFigures, chooser_scores, estimate
+from ..limits import LAYOUT_TT_MB
+from ..simulation import Estimate, Layout, Settings, Stopping
+from .double_dummy import CardJudgement
 
 UNLUCKY, LUCKY, MISTAKE, FINE = "unlucky", "lucky", "mistake", "fine"
 VERDICTS = (UNLUCKY, LUCKY, MISTAKE, FINE)
@@ -82,25 +78,12 @@ MIN_SETTLED = 100
 #: solved whatever it costs): a whole hand in about a minute on two cores
 #: or less (docs/REVIEW.md "Speed" has the measurements)
 DEFAULT_NODE_BUDGET = 750_000_000
-#: the wall-clock limit of a review by default (seconds; None: none)
-DEFAULT_TIME_LIMIT: Optional[float] = None
+#: how a review samples by default
+DEFAULT_SETTINGS = Settings(samples=DEFAULT_SAMPLES, node_budget=DEFAULT_NODE_BUDGET)
 #: a later round gives a card fewer samples than this only to finish it
 MIN_BATCH = 20
 #: why a card's sampling ended (``stopped_by``)
 SETTLED, BUDGET = "settled", "budget"
-
-
-def negated(e: Estimate) -> Estimate:
-    return Estimate(-e.value, e.se, e.n, e.n_eff)
-
-
-def total(estimates: Sequence[Estimate]) -> Estimate:
-    """The sum of independent estimates (standard errors in quadrature)."""
-    if not estimates:
-        return Estimate(0.0, 0.0, 0)
-    se = math.sqrt(sum(e.se ** 2 for e in estimates)) \
-        if not any(math.isnan(e.se) for e in estimates) else math.nan
-    return Estimate(sum(e.value for e in estimates), se, len(estimates))
 
 
 def clearly_worse(loss: Estimate) -> bool:
@@ -129,7 +112,7 @@ def settled(loss: Estimate, gains: Sequence[Estimate], exact: bool = False) -> b
 class SingleDummyJudgement:
     """One card that had a choice, judged from its chooser's view.
 
-    ``card``: the double-dummy judgement (:class:`solver.review.CardJudgement`);
+    ``card``: the double-dummy judgement (:class:`.double_dummy.CardJudgement`);
     ``advice``: what ``advise`` said at that point; ``played``: the figures
     of the played card's group there; ``gains``: each other group's expected
     score for the chooser minus the played card's, paired (``advice.cards``
@@ -147,12 +130,12 @@ class SingleDummyJudgement:
     @property
     def tricks_loss(self) -> Estimate:
         """Expected tricks of the single-dummy best card minus the played one's (paired)."""
-        return negated(self.played.tricks_diff)
+        return self.played.tricks_diff.negated()
 
     @property
     def score_loss(self) -> Estimate:
         """The chooser's expected score of the best card minus the played one's (paired)."""
-        return negated(self.played.diff)
+        return self.played.diff.negated()
 
     @property
     def chance_loss(self) -> Optional[float]:
@@ -208,21 +191,17 @@ class PlayerLoss:
 @dataclass(frozen=True)
 class SingleDummyReview:
     """Every judged card, the players' sums, and how the samples were
-    allotted: ``samples`` a card at most, ``first`` in the first round,
-    ``node_budget`` and ``nodes`` (spent), ``rounds``, ``time_limit`` and
-    whether it stopped the review (``timed_out``)."""
+    allotted: the ``settings`` (``samples`` a card at most, the node budget,
+    the time limit...), ``first`` samples in the first round, ``nodes``
+    spent, ``rounds``, and whether the time limit stopped the review
+    (``timed_out``)."""
 
     judgements: Tuple[SingleDummyJudgement, ...]
     players: Tuple[PlayerLoss, ...]
-    samples: int
-    seed: int
-    sampling: str
-    exact_limit: int
+    settings: Settings
     first: int = FIRST_SAMPLES
-    node_budget: int = DEFAULT_NODE_BUDGET
     nodes: int = 0
     rounds: int = 0
-    time_limit: Optional[float] = None
     timed_out: bool = False
     unjudged: Tuple[int, ...] = ()   # the numbers of cards with a choice the time left unjudged
 
@@ -240,31 +219,21 @@ def _solve_at(solver: Solver, questions: Tuple[Question, ...],
               item: Tuple[int, Tuple[int, Layout]]) -> LayoutAnswers:
     """One layout of the judged card ``item[0]`` (the work of one worker)."""
     which, inner = item
-    return solve_layout(solver, questions[which], inner)
-
-
-def check_node_budget(budget: int) -> int:
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
-        raise AdviseError(f"node budget {budget!r}", field="node_budget",
-                          expected="a whole number of search nodes, 0 or more")
-    return budget
+    return solve_cards(solver, questions[which], inner)
 
 
 @dataclass
-class Plan:
-    """The judged cards (those with a choice) and, for each, the layouts to
-    solve at that point (:class:`~.simulate.Solving`), with the allotment
-    of samples (module docstring)."""
+class Allotment:
+    """A review's running state: the judged cards (those with a choice)
+    and, for each, the layouts to solve at that point
+    (:class:`solver.advise.Solving`), with the samples allotted so far
+    (module docstring)."""
 
     deal: Deal
     cards: List[CardJudgement]
     solvings: List[Solving]
-    samples: int
-    seed: int
-    sampling: str
-    exact_limit: int
+    settings: Settings
     first: int = FIRST_SAMPLES
-    node_budget: int = DEFAULT_NODE_BUDGET
     streams: List[Iterator[Tuple[int, Layout]]] = field(default_factory=list)
     nodes: List[int] = field(default_factory=list)       # spent on each card
     why: Dict[int, str] = field(default_factory=dict)    # cards whose sampling has ended
@@ -287,7 +256,7 @@ class Plan:
     def lookahead(self, which: int) -> Optional[Lookahead]:
         """The figures without hindsight of card ``which``, to the end of the
         hand, where `advise` runs them by itself (the declarer's side to
-        choose, every layout solved, an ending: :func:`.automatic_lookahead`);
+        choose, every layout solved, an ending: :func:`solver.advise.automatic_lookahead`);
         else None. Searched once."""
         if which not in self.lookaheads:
             s = self.solvings[which]
@@ -303,9 +272,8 @@ class Plan:
         mine = chooser_scores(s.scorer, s.answers, groups.index(played.cards))
         weights = s.weights()
         return tuple(
-            estimate([a - b for a, b in zip(chooser_scores(s.scorer, s.answers,
-                                                           groups.index(c.cards)), mine)],
-                     weights, s.complete)
+            Estimate.paired(chooser_scores(s.scorer, s.answers, groups.index(c.cards)), mine,
+                            weights, s.complete)
             for c in advice.cards if c is not played)
 
     def first_round(self) -> List[Tuple[int, int]]:
@@ -339,7 +307,8 @@ class Plan:
             more = min(n, s.requested - n)
             per_layout = self.nodes[i] / n
             candidates.append((more * per_layout, i, more, per_layout))
-        left = float(self.node_budget - spent)
+        budget = self.settings.node_budget
+        left = math.inf if budget is None else float(budget - spent)
         out = []
         for cost, i, more, per_layout in sorted(candidates):
             if cost > left:
@@ -364,40 +333,36 @@ class Plan:
                 self.why[i] = why
 
 
-def plan(deal: Deal, cards: Sequence[CardJudgement], *, samples: int = DEFAULT_SAMPLES,
-         seed: int = DEFAULT_SEED, sampling: str = CONDITIONED,
-         exact_limit: int = DEFAULT_EXACT_LIMIT, first: int = FIRST_SAMPLES,
-         node_budget: int = DEFAULT_NODE_BUDGET) -> Plan:
+def allot(deal: Deal, cards: Sequence[CardJudgement], settings: Settings = DEFAULT_SETTINGS,
+          first: int = FIRST_SAMPLES) -> Allotment:
     """The single-dummy questions of every card of ``cards`` (``deal``'s
-    played cards, judged double dummy by :func:`solver.review.review`) that
-    had a choice, each from its chooser's knowledge at that point."""
-    check_samples(first)
-    check_node_budget(node_budget)
+    played cards, judged double dummy by :func:`.double_dummy.review`) that
+    had a choice, each from its chooser's knowledge at that point, to be
+    sampled under ``settings`` (``first`` samples a card in the first round)."""
+    Settings(samples=first)     # checked as a number of samples
     board = deal.opening_board()
     solvings: List[Solving] = []
     judged: List[CardJudgement] = []
     for c in cards:
         if c.choices > 1:
             knowledge = Knowledge.from_board(board.copy(), c.player)
-            solvings.append(Solving(question(knowledge), samples, seed, sampling, exact_limit))
+            solvings.append(Solving(question(knowledge), settings))
             judged.append(c)
         board.push(c.card)
-    return Plan(deal, judged, solvings, samples, seed, sampling, exact_limit, first, node_budget)
+    return Allotment(deal, judged, solvings, settings, first)
 
 
-def single_dummy_review(plan: Plan, *, executor: Optional[run.Executor] = None,
+def single_dummy_review(plan: Allotment, *, executor: Optional[run.Executor] = None,
                         solver: Optional[Solver] = None, tt_mb: float = LAYOUT_TT_MB,
-                        progress: Optional[Callable[[int, int], None]] = None,
-                        time_limit: Optional[float] = None) -> SingleDummyReview:
+                        progress: Optional[Callable[[int, int], None]] = None
+                        ) -> SingleDummyReview:
     """Solve the layouts of ``plan`` round after round (module docstring)
     through one executor (default: this process, with ``solver`` if given)
     and judge each card. ``progress(done, planned)`` is called after each
-    layout (the layouts planned grow round by round); ``time_limit``
-    (seconds) stops the review where it is once passed."""
-    if time_limit is not None and not (time_limit >= 0 and math.isfinite(time_limit)):
-        raise AdviseError(f"{time_limit!r} seconds", field="time_limit",
-                          expected="a number of seconds, 0 or more")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    layout (the layouts planned grow round by round); the settings' time
+    limit stops the review where it is once passed."""
+    stopping = Stopping(plan.settings)
+    deadline = stopping.deadline
     questions = tuple(s.question for s in plan.solvings)
     runner: run.Executor = executor if executor is not None else run.Inline(solver)
     work = run.Work(_solve_at, questions, make_solver, (tt_mb,))
@@ -420,12 +385,12 @@ def single_dummy_review(plan: Plan, *, executor: Optional[run.Executor] = None,
                 done += 1
                 if progress is not None:
                     progress(done, planned)
-                if rounds > 1 and spent >= plan.node_budget:
+                if rounds > 1 and stopping.over_budget(spent):
                     over = True     # the answers come in order: the same cut on any executor
                     break
         finally:
             results.close()
-        if deadline is not None and time.monotonic() >= deadline:
+        if stopping.timed_out():
             timed_out = True
             plan.end()
             break
@@ -435,9 +400,8 @@ def single_dummy_review(plan: Plan, *, executor: Optional[run.Executor] = None,
         batch = plan.next_round(spent)
     out = tuple(plan.judgement(i) for i, s in enumerate(plan.solvings) if s.answers)
     unjudged = tuple(c.number for c, s in zip(plan.cards, plan.solvings) if not s.answers)
-    return SingleDummyReview(out, player_losses(plan.deal.players, out), plan.samples,
-                             plan.seed, plan.sampling, plan.exact_limit, plan.first,
-                             plan.node_budget, spent, rounds, time_limit, timed_out, unjudged)
+    return SingleDummyReview(out, player_losses(plan.deal.players, out), plan.settings,
+                             plan.first, spent, rounds, timed_out, unjudged)
 
 
 def player_losses(players: Sequence[str],
@@ -446,14 +410,14 @@ def player_losses(players: Sequence[str],
     for p in players:
         mine = [j for j in judgements if j.card.player == p]
         counts: Dict[str, int] = {v: sum(1 for j in mine if j.verdict == v) for v in VERDICTS}
-        out.append(PlayerLoss(p, len(mine), total([j.tricks_loss for j in mine]),
-                              total([j.score_loss for j in mine]),
+        out.append(PlayerLoss(p, len(mine), Estimate.total([j.tricks_loss for j in mine]),
+                              Estimate.total([j.score_loss for j in mine]),
                               tuple((v, counts[v]) for v in VERDICTS)))
     return tuple(out)
 
 
-__all__ = ["BUDGET", "DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_TIME_LIMIT", "FINE",
-           "FIRST_SAMPLES", "LUCKY", "MIN_BATCH", "MIN_LOSS", "MIN_SETTLED", "MISTAKE", "Plan",
+__all__ = ["Allotment", "BUDGET", "DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "DEFAULT_SETTINGS",
+           "FINE", "FIRST_SAMPLES", "LUCKY", "MIN_BATCH", "MIN_LOSS", "MIN_SETTLED", "MISTAKE",
            "PlayerLoss", "SETTLED", "SingleDummyJudgement", "SingleDummyReview", "UNLUCKY",
-           "VERDICTS", "check_node_budget", "clearly_worse", "negated", "plan", "player_losses",
-           "settled", "single_dummy_review", "total"]
+           "VERDICTS", "allot", "clearly_worse", "player_losses", "settled",
+           "single_dummy_review"]

@@ -19,12 +19,22 @@ With a control variate (a second number per sample whose mean is known,
 or estimated from other samples: :meth:`Estimate.controlled`) the value is
 the regression estimator and the standard error that of its residuals plus
 what the control's mean is uncertain by.
+
+A chance estimated from finite samples at or near 0 or 1 (where ``value ±
+1.96 se`` leaves 0..1: ten kept nils in ten give ``1 ± 0``) is given with
+its 95% Wilson score interval (:meth:`Estimate.interval`), with ``n_eff``
+as the sample count when the samples are weighted; exact figures (every
+layout enumerated: :meth:`Estimate.exact_mean`) have a standard error of 0
+and no interval.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Dict, Optional, Sequence
+from dataclasses import dataclass, replace
+from typing import Optional, Sequence, Tuple
+
+#: the normal quantile of the intervals shown (95%, two-sided)
+Z95 = 1.959964
 
 
 def effective_samples(weights: Sequence[float]) -> float:
@@ -33,15 +43,33 @@ def effective_samples(weights: Sequence[float]) -> float:
     return sum(weights) ** 2 / squares if squares > 0 else 0.0
 
 
+def wilson(p: float, n: float, z: float = Z95) -> Tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` observed over ``n``
+    samples (``n`` may be an effective sample size)."""
+    if n <= 0 or math.isnan(p):
+        return (0.0, 1.0)
+    z2 = z * z
+    centre = p + z2 / (2 * n)
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z2 / (4 * n * n))
+    scale = 1 + z2 / n
+    low = 0.0 if p <= 0 else max(0.0, (centre - half) / scale)
+    high = 1.0 if p >= 1 else min(1.0, (centre + half) / scale)
+    return (low, high)
+
+
 @dataclass(frozen=True)
 class Estimate:
-    """A sample mean with its standard error and sample count (a probability
-    when the samples are 0/1); ``n_eff`` with weighted samples."""
+    """A sample mean with its standard error and sample count; ``n_eff``
+    with weighted samples; ``chance``: a probability (the mean of 0/1
+    outcomes, or of chances of them); ``exact``: over every layout, no
+    sampling error."""
 
     value: float
     se: float
     n: int
     n_eff: Optional[float] = None
+    chance: bool = False
+    exact: bool = False
 
     @classmethod
     def of(cls, values: Sequence[float]) -> "Estimate":
@@ -58,9 +86,9 @@ class Estimate:
     def share(cls, hits: float, n: int) -> "Estimate":
         """A proportion ``hits / n`` with the binomial standard error."""
         if n == 0:
-            return cls(math.nan, math.nan, 0)
+            return cls(math.nan, math.nan, 0, chance=True)
         p = hits / n
-        return cls(p, math.sqrt(p * (1 - p) / n), n)
+        return cls(p, math.sqrt(p * (1 - p) / n), n, chance=True)
 
     @classmethod
     def mean(cls, values: Sequence[float], weights: Optional[Sequence[float]] = None) -> "Estimate":
@@ -76,7 +104,7 @@ class Estimate:
         :meth:`share` without weights."""
         if weights is None:
             return cls.share(sum(values, 0), len(values))
-        return cls._weighted(values, weights, corrected=False)
+        return cls._weighted(values, weights, corrected=False, chance=True)
 
     @classmethod
     def ratio(cls, hits: Sequence[float], counted: Sequence[float],
@@ -90,26 +118,39 @@ class Estimate:
         total = sum(wc)
         n = sum(1 for c in wc if c > 0)
         if total <= 0:
-            return cls(math.nan, math.nan, 0, 0.0)
+            return cls(math.nan, math.nan, 0, 0.0, chance=True)
         value = sum(w * h for w, h in zip(weights, hits)) / total
         spread = sum((w * (h - value * c)) ** 2 for w, h, c in zip(weights, hits, counted))
-        return cls(value, math.sqrt(spread) / total, n, effective_samples(wc))
+        return cls(value, math.sqrt(spread) / total, n, effective_samples(wc), chance=True)
 
     @classmethod
     def _weighted(cls, values: Sequence[float], weights: Sequence[float],
-                  corrected: bool) -> "Estimate":
+                  corrected: bool, chance: bool = False) -> "Estimate":
         n = len(values)
         total = sum(weights)
         if n == 0 or total <= 0:
-            return cls(math.nan, math.nan, 0, 0.0)
+            return cls(math.nan, math.nan, 0, 0.0, chance)
         value = sum(w * v for w, v in zip(weights, values)) / total
         n_eff = effective_samples(weights)
         if n < 2:
-            return cls(value, math.nan, n, n_eff)
+            return cls(value, math.nan, n, n_eff, chance)
         spread = sum((w * (v - value)) ** 2 for w, v in zip(weights, values)) / total ** 2
         if corrected:
             spread *= n / (n - 1)
-        return cls(value, math.sqrt(spread), n, n_eff)
+        return cls(value, math.sqrt(spread), n, n_eff, chance)
+
+    @classmethod
+    def exact_mean(cls, values: Sequence[float], weights: Optional[Sequence[float]] = None,
+                   chance: bool = False) -> "Estimate":
+        """The (weighted) mean of ``values`` over a whole population (every
+        layout): exact, its standard error 0."""
+        n = len(values)
+        if n == 0:
+            return cls(math.nan, math.nan, 0, chance=chance, exact=True)
+        w = [1.0] * n if weights is None else list(weights)
+        total = sum(w)
+        return cls(sum(x * v for x, v in zip(w, values)) / total, 0.0, n,
+                   None if weights is None else effective_samples(w), chance, True)
 
     @classmethod
     def controlled(cls, values: Sequence[float], controls: Sequence[float], control_mean: float,
@@ -147,12 +188,48 @@ class Estimate:
         se = math.sqrt(spread + beta * beta * control_variance)
         if chance:
             value = min(1.0, max(0.0, value))
-        return cls(value, se, n, plain.n_eff)
+        return cls(value, se, n, plain.n_eff, chance)
 
-    def as_json(self, digits: int = 4) -> Dict[str, object]:
-        def r(x: float) -> Optional[float]:
-            return None if math.isnan(x) else round(x, digits)
-        out: Dict[str, object] = {"value": r(self.value), "se": r(self.se), "n": self.n}
-        if self.n_eff is not None:
-            out["n_eff"] = round(self.n_eff, 1)
-        return out
+    @classmethod
+    def over(cls, values: Sequence[float], weights: Optional[Sequence[float]], exact: bool,
+             chance: bool = False) -> "Estimate":
+        """The (weighted) mean of ``values``: :meth:`exact_mean` over every
+        layout, else :meth:`proportion` for a ``chance``, else :meth:`mean`."""
+        if exact:
+            return cls.exact_mean(values, weights, chance)
+        if chance:
+            return cls.proportion(values, weights)
+        return cls.mean(values, weights)
+
+    @classmethod
+    def paired(cls, values: Sequence[float], base: Sequence[float],
+               weights: Optional[Sequence[float]], exact: bool) -> "Estimate":
+        """The paired difference: the mean of ``values[i] - base[i]`` over the
+        same samples, so that the sample-to-sample spread they share cancels."""
+        return cls.over([a - b for a, b in zip(values, base)], weights, exact)
+
+    @classmethod
+    def total(cls, estimates: Sequence["Estimate"]) -> "Estimate":
+        """The sum of independent estimates (standard errors in quadrature;
+        exact when every one is)."""
+        if not estimates:
+            return cls(0.0, 0.0, 0, exact=True)
+        se = math.sqrt(sum(e.se ** 2 for e in estimates)) \
+            if not any(math.isnan(e.se) for e in estimates) else math.nan
+        return cls(sum(e.value for e in estimates), se, len(estimates),
+                   exact=all(e.exact for e in estimates))
+
+    def negated(self) -> "Estimate":
+        return replace(self, value=-self.value)
+
+    def interval(self) -> Optional[Tuple[float, float]]:
+        """The 95% Wilson score interval of a sampled chance at or near 0 or
+        1 (where ``value ± 1.96 se`` leaves 0..1), over ``n_eff`` samples
+        when weighted, else ``n``; None for any other estimate (its ± says
+        it: a mean, a chance well inside 0..1, an exact figure, no value)."""
+        if not self.chance or self.exact or math.isnan(self.value) or self.n == 0:
+            return None
+        se = 0.0 if math.isnan(self.se) else self.se
+        if 0.0 < self.value - Z95 * se and self.value + Z95 * se < 1.0:
+            return None
+        return wilson(self.value, self.n if self.n_eff is None else self.n_eff)
