@@ -595,6 +595,298 @@ cdef int quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noe
     return qt
 
 
+# ---------------------------------------------------------------------------
+# the leader's side's quick tricks through its partner (switch ``side``): a
+# line of play the leader and its partner follow whatever the others do,
+# simulated trick by trick on *model hands*
+# ---------------------------------------------------------------------------
+#
+# The side is the leader ``L`` and its partner ``P`` (the seat opposite);
+# the two other seats are the opponents, whatever they play for.  The model
+# hands ``h`` hold the side's cards exactly as the line leaves them.  An
+# opponent's model hand stands for its real hand R (unknown: it chose its
+# cards) under an invariant kept from trick to trick:
+#
+# * (domination) per suit, R has at most as many cards as the model, and
+#   R's i-th highest card is at most the model's i-th highest;
+# * (lengths) an opponent holding a spade in the model has exactly the
+#   model's suit lengths, so R holds a spade and a card of a suit exactly
+#   when the model does; one without a spade in the model has none in R.
+#
+# Following suit, an opponent's model plays its lowest card of the suit
+# (if the model holds none there, R holds none either and discards: the
+# model keeps its cards); R plays any card of that suit, and the invariant
+# holds afterwards (the i-th highest left of R is R's i-th or (i+1)-th,
+# under the model's i-th).  Only a round where every opponent holding a
+# spade holds the suit led is played, so an opponent with a spade never
+# discards, and a spadeless one never ruffs.
+#
+# A round led by seat X with its highest card c of suit s is sure to be the
+# side's, X keeping the lead, when (checked on the model) c is higher than
+# every other model card of s (then higher than every real card of the
+# opponents: domination), no opponent can ruff (s is spades, or every
+# opponent holding a spade holds s), and X's partner plays its lowest card
+# of s, or, void, a card that is not a spade (it would be a ruff, taking
+# the lead), of a suit where it holds no top card if it can (else the
+# lowest of a suit where it holds two cards or more).  X may lead spades
+# when the rules allow it in the model (spades broken in the model are
+# broken in the real play).
+
+cdef enum:
+    SIDE_MOST = 4           # the side's quick tricks are counted for a need of 2 to SIDE_MOST tricks
+
+
+cdef inline uint64_t _low_bit(uint64_t x) noexcept nogil:
+    return x & (~x + 1)
+
+
+cdef inline uint64_t _side_discard(const uint64_t* h, int mate) noexcept nogil:
+    """The card ``mate`` (void in the suit led) throws: the lowest card of its
+    longest side suit where it holds no top card, else the lowest of its
+    longest side suit of two cards or more; 0 when it has neither (it would
+    have to ruff or throw a lone top card)."""
+    cdef uint64_t alive = h[0] | h[1] | h[2] | h[3]
+    cdef uint64_t ms, spare = 0, kept = 0
+    cdef int t, n, n_spare = 0, n_kept = 0
+    for t in range(1, 4):
+        ms = h[mate] & (DS_SUIT << (13 * t))
+        if ms == 0:
+            continue
+        n = ds_pop(ms)
+        if not (ms >> ds_hib(alive & (DS_SUIT << (13 * t)))) & 1:
+            if n > n_spare:
+                n_spare = n
+                spare = ms
+        elif n >= 2 and n > n_kept:
+            n_kept = n
+            kept = ms
+    if spare:
+        return _low_bit(spare)
+    return _low_bit(kept)
+
+
+cdef inline int _side_ruffable(const uint64_t* h, int x, int mate) noexcept nogil:
+    """The side suits (bit s) where an opponent of ``x`` and ``mate``
+    holding a spade is void: it could ruff them."""
+    cdef int q, s, out = 0
+    for q in range(4):
+        if q != x and q != mate and (h[q] & DS_SPADES):
+            for s in range(1, 4):
+                if not (h[q] & (DS_SUIT << (13 * s))):
+                    out |= 1 << s
+    return out
+
+
+cdef int _side_round(uint64_t* h, int x, int mate, int s, uint64_t alive, int ruffable,
+                     uint64_t* rw) noexcept nogil:
+    """One round of the line: ``x`` leads its highest card of suit ``s``
+    (``alive``: the model's cards, ``ruffable``: _side_ruffable).  When
+    the side surely wins it with that card (the conditions above), play
+    the round on the model hands, add the card to ``rw`` when another card
+    of the suit was in play (else its rank did not matter), and return 1;
+    else 0, the hands untouched."""
+    cdef uint64_t sm = DS_SUIT << (13 * s)
+    cdef uint64_t mine = h[x] & sm
+    cdef uint64_t others, c, d
+    cdef int q
+    if mine == 0 or (ruffable >> s) & 1:
+        return 0
+    c = DS_ONE << ds_hib(mine)
+    others = alive & sm & ~h[x]
+    if others > c:
+        return 0            # (one suit's bits: a higher card is a larger mask)
+    d = h[mate] & sm
+    if d:
+        d = _low_bit(d)
+    else:
+        d = _side_discard(h, mate)
+        if d == 0:
+            return 0
+    if others:
+        rw[0] |= c
+    h[x] &= ~c
+    h[mate] &= ~d
+    for q in range(4):
+        if q != x and q != mate and (h[q] & sm):
+            h[q] &= ~_low_bit(h[q] & sm)
+    return 1
+
+
+cdef int _side_cash(uint64_t* h, int x, int mate, int breaking, int* broken, int n, int need,
+                    uint64_t* rw) noexcept nogil:
+    """Rounds ``x`` wins keeping the lead (spades first while they win),
+    added to ``n`` until it reaches ``need``."""
+    cdef int s, won, ruffable
+    cdef uint64_t alive
+    while n < need:
+        won = 0
+        alive = h[0] | h[1] | h[2] | h[3]
+        ruffable = _side_ruffable(h, x, mate)
+        for s in range(4):
+            if s == 0 and not _may_lead_spades(breaking, broken[0], h[x]):
+                continue
+            if _side_round(h, x, mate, s, alive, ruffable, rw):
+                if s == 0:
+                    broken[0] = 1
+                won = 1
+                break
+        if not won:
+            break
+        n += 1
+    return n
+
+
+cdef inline int _side_ceiling(const uint64_t* h, int x) noexcept nogil:
+    """At most this many rounds for ``_side_cash`` from ``x``: a round is
+    won in a suit where ``x`` holds the top card, and the others' top cards
+    stay (the model plays their lowest cards), so ``x``'s cards of the
+    suits it tops."""
+    cdef uint64_t alive = h[0] | h[1] | h[2] | h[3]
+    cdef uint64_t a
+    cdef int s, n = 0
+    for s in range(4):
+        a = _suit(alive, s)
+        if a and (_suit(h[x], s) >> ds_hib(a)) & 1:
+            n += ds_pop(_suit(h[x], s))
+    return n
+
+
+cdef int side_quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw) noexcept nogil:
+    """Tricks the leader ``L`` and its partner ``P`` (the seat opposite) win
+    whatever the opponents do, counted along one line (stopping once the
+    count reaches ``need``): L cashes its sure rounds (``_side_cash``);
+    then, for a suit B that L holds and may lead, where P holds the top
+    card and no opponent can ruff, L leads its lowest card of B to P's
+    top card (a sure trick: the top card, no ruff, by the invariant), and
+    P cashes its own sure rounds; or, with P holding the highest and the
+    third-highest card of B, the seat after L (which plays before P) the
+    second-highest, and every opponent holding a spade two cards of B or
+    more, two tricks: P wins the first whatever that seat plays (its
+    highest card if that seat plays the second-highest, else its
+    third-highest, above everything the seat after P holds) and then
+    holds the highest card left, which wins the second.  The line's count
+    is a sure count for the side: each round counted is won by it.
+    ``rw``: the winning cards whose rank mattered, P's top card of B (and
+    its third-highest card for the finesse): a position with the same
+    holders down to them and the same suit lengths lets the same line win
+    the same rounds."""
+    cdef int mate = (leader + 2) & 3
+    cdef int lho = (leader + 1) & 3
+    cdef int breaking = ctx.q.breaking
+    cdef int broken = ctx.st.broken, b2
+    cdef int n1, n, best, q, B, ok
+    cdef uint64_t h[4]
+    cdef uint64_t h2[4]
+    cdef uint64_t r1 = 0, rr, best_rw, sm, ls, a, top, sec, third
+    cdef uint64_t side_cards = ctx.st.hand[leader] | ctx.st.hand[mate]
+    # every round is played in a suit whose top card the side holds (a
+    # suit topped by an opponent keeps its top card: the model plays an
+    # opponent's lowest cards), and each round in a suit takes a card of
+    # it from each of L and P that hold one: at most the longer holding
+    n = 0
+    for B in range(4):
+        a = _suit(ctx.st.alive, B)
+        if a and (_suit(side_cards, B) >> ds_hib(a)) & 1:
+            n1 = ds_pop(_suit(ctx.st.hand[leader], B))
+            b2 = ds_pop(_suit(ctx.st.hand[mate], B))
+            n += n1 if n1 > b2 else b2
+    if n < need:
+        rw[0] = 0
+        return 0
+    for q in range(4):
+        h[q] = ctx.st.hand[q]
+    n1 = _side_cash(h, leader, mate, breaking, &broken, 0, need, &r1)
+    best = n1
+    best_rw = r1
+    for B in range(4):
+        if best >= need:
+            break
+        sm = DS_SUIT << (13 * B)
+        ls = h[leader] & sm
+        if ls == 0 or (h[mate] & sm) == 0:
+            continue
+        if B == 0 and not _may_lead_spades(breaking, broken, h[leader]):
+            continue
+        a = (h[0] | h[1] | h[2] | h[3]) & sm
+        top = DS_ONE << ds_hib(a)
+        if not (h[mate] & top):
+            continue
+        ok = 1
+        if B:
+            for q in range(4):
+                if q != leader and q != mate and (h[q] & DS_SPADES) and not (h[q] & sm):
+                    ok = 0
+        if not ok:
+            continue
+        # the finesse: P holds the highest and the third-highest, the seat
+        # after L the second-highest; two rounds without a ruff
+        a &= ~top
+        sec = DS_ONE << ds_hib(a) if a else 0
+        a &= ~sec
+        third = DS_ONE << ds_hib(a) if a else 0
+        if n1 + 2 > best and third and (h[mate] & third) and (h[lho] & sec):
+            for q in range(4):
+                if q != leader and q != mate and (h[q] & DS_SPADES) and B \
+                        and ds_pop(h[q] & sm) < 2:
+                    ok = 0
+            if ok:
+                best = n1 + 2
+                best_rw = r1 | third
+                if best >= need:
+                    break
+        # the crossing to P's top card, then P's own rounds
+        for q in range(4):
+            h2[q] = h[q]
+        h2[leader] &= ~_low_bit(ls)
+        h2[mate] &= ~top
+        for q in range(4):
+            if q != leader and q != mate and (h2[q] & sm):
+                h2[q] &= ~_low_bit(h2[q] & sm)
+        if n1 + 1 + _side_ceiling(h2, mate) < need:
+            continue
+        b2 = broken or B == 0
+        rr = r1 | top
+        n = _side_cash(h2, mate, leader, breaking, &b2, n1 + 1, need, &rr)
+        if n > best:
+            best = n
+            best_rw = rr
+    rw[0] = best_rw
+    return best
+
+
+cdef inline int side_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
+    """The leader's side's quick tricks (``side_quick_tricks``) as a bound:
+    the leader and its partner (the seat opposite) alike in playing for
+    the maximisers or not and in counting or not; a lower bound when both
+    maximise and count, an upper bound when both minimise and do not
+    count.  Off for nil queries."""
+    cdef int leader = ctx.st.tleader
+    cdef int mate = (leader + 2) & 3
+    cdef int qt, maxi, counted
+    cdef uint64_t crw
+    if not (ctx.features & FEATURE_SIDE) or ctx.q.nil >= 0:
+        return NO_BOUND
+    maxi = (ctx.q.side >> leader) & 1
+    counted = (ctx.q.count >> leader) & 1
+    if ((ctx.q.side >> mate) & 1) != maxi or ((ctx.q.count >> mate) & 1) != counted:
+        return NO_BOUND
+    if maxi and counted:
+        if target < 2 or target > SIDE_MOST:
+            return NO_BOUND
+        qt = side_quick_tricks(ctx, leader, target, &crw)
+        if qt >= target:
+            rw[0] = crw
+            return qt
+    elif not maxi and not counted:
+        if rem - target + 1 < 2 or rem - target + 1 > SIDE_MOST:
+            return NO_BOUND
+        qt = side_quick_tricks(ctx, leader, rem - target + 1, &crw)
+        if rem - qt < target:
+            rw[0] = crw
+            return rem - qt
+    return NO_BOUND
+
+
 cdef int trump_tops_apart(const uint64_t* hand, int players, uint64_t* rw) noexcept nogil:
     """Do the seats ``players`` (a seat mask of seats playing for one set)
     win two tricks with the two highest trumps, held by two of them, one of
@@ -822,8 +1114,9 @@ cdef inline int leader_bounds(const Search* ctx, int target, int rem, uint64_t* 
     cdef int leader = ctx.st.tleader
     cdef int qt
     cdef uint64_t crw
-    if not (ctx.features & FEATURE_QUICK):
-        return NO_BOUND
+    qt = side_bounds(ctx, target, rem, rw)
+    if qt != NO_BOUND or not (ctx.features & FEATURE_QUICK):
+        return qt
     if (ctx.q.side >> leader) & 1:
         if ctx.q.nil < 0 and (ctx.q.count >> leader) & 1:
             qt = quick_tricks(ctx, leader, target, &crw)

@@ -101,6 +101,7 @@ cdef enum:
     FEATURE_LEAD = 32       # the trick about to be led: won by a set that needs one, whatever is led
     FEATURE_APART = 64      # two tricks for a set that needs two: its two top trumps held apart
     FEATURE_FORCED = 128    # nil: the nil hand forced to win the trick about to be led or in progress
+    FEATURE_SIDE = 256      # the leader's side's quick tricks through its partner (a line of sure rounds)
 
 # The cutoff-card cache (_order.pxi): per key, the card of each seat that
 # last proved a result there.

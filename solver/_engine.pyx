@@ -40,13 +40,14 @@ MAX_TT_MB = 1048576.0       # 1 TiB: a bound on the table's size arithmetic, not
 
 FEATURES = {"tt": FEATURE_TT, "quick": FEATURE_QUICK, "sure": FEATURE_SURE,
             "cutoff": FEATURE_CUTOFF, "later": FEATURE_LATER, "lead": FEATURE_LEAD,
-            "apart": FEATURE_APART, "forced": FEATURE_FORCED}
+            "apart": FEATURE_APART, "forced": FEATURE_FORCED, "side": FEATURE_SIDE}
 # Every technique but the leader's quick tricks (FEATURE_QUICK): with the
 # table and the trick-start bounds in front of it, that bound takes no nodes
 # off and costs its CPU (docs/BENCHMARKS.md, "Techniques"); set_features(quick=True)
 # switches it on.
 cdef int default_features = (FEATURE_TT | FEATURE_SURE | FEATURE_CUTOFF
-                             | FEATURE_LATER | FEATURE_LEAD | FEATURE_APART | FEATURE_FORCED)
+                             | FEATURE_LATER | FEATURE_LEAD | FEATURE_APART | FEATURE_FORCED
+                             | FEATURE_SIDE)
 
 
 def set_features(**switches):

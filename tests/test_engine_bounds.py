@@ -41,6 +41,7 @@ LATER = _engine.FEATURES["later"]
 LEAD = _engine.FEATURES["lead"]
 APART = _engine.FEATURES["apart"]
 FORCED = _engine.FEATURES["forced"]
+SIDE = _engine.FEATURES["side"]
 
 
 #: The most cards a hand for which the exact value is the reference twin's
@@ -457,6 +458,135 @@ def test_quick_tricks_built(make):
 
     built.__name__ = make.__name__
     assert fired_over(built, 50, 9400, QUICK) >= 25
+
+
+def side_line_position(rng: random.Random, cards: int) -> Dict:
+    """A trick start for the side's quick tricks (the leader and the seat
+    opposite): the leader holds the top cards of a suit A (its partner
+    often void there, so it must throw cards), its partner the top card of
+    a suit B (sometimes spades) where the leader holds a small card,
+    often with the third-highest card of B beside it and the second at the
+    seat after the leader (a finesse) or before it (none); the opponents
+    hold spades and short suits (ruffs).  The query: the pair maximising
+    and counted (a lower bound), or minimising and not counted (an upper
+    bound); the spade-breaking rule on half the time."""
+    leader = rng.randrange(4)
+    partner, lho, rho = (leader + 2) % 4, (leader + 1) % 4, (leader + 3) % 4
+    a, b = rng.sample((1, 2, 3), 2)
+    if rng.random() < 0.25:
+        b = 0
+    hands = [0, 0, 0, 0]
+    for r in range(rng.randint(1, min(3, cards - 1))):
+        hands[leader] |= 1 << (13 * a + 12 - r)
+    top = 13 * b + 12
+    hands[partner] |= 1 << top
+    if rng.random() < 0.5:
+        hands[partner] |= 1 << (top - 2)
+        hands[lho if rng.random() < 0.7 else rho] |= 1 << (top - 1)
+    hands[leader] |= 1 << (13 * b + rng.randrange(6))
+    for q in (lho, rho):
+        for c in rng.sample(range(2, 10), rng.randint(0, 2)):
+            if not any(h >> c & 1 for h in hands):
+                hands[q] |= 1 << c
+    deck = list(range(52))
+    if rng.random() < 0.5:
+        # the partner void in A
+        used = hands[0] | hands[1] | hands[2] | hands[3]
+        mine = [c for c in deck if c // 13 != a and not used >> c & 1]
+        rng.shuffle(mine)
+        while bin(hands[partner]).count("1") < cards:
+            hands[partner] |= 1 << mine.pop()
+    deal_rest(rng, hands, cards, deck)
+    pair = (1 << leader) | (1 << partner)
+    side = count = pair if rng.random() < 0.5 else 15 & ~pair
+    breaking = rng.random() < 0.5
+    return dict(hands=hands, leader=leader, side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.5, count=count, nil_seat=None)
+
+
+def side_ruff_position(rng: random.Random, cards: int) -> Dict:
+    """The leader holds the top spade and the top cards of a suit A; an
+    opponent void in A holds one or two lower spades (drawn by the
+    leader's spade when the rules let it lead one: the breaking rule
+    mostly on, spades mostly unbroken); the partner, void in A, holds
+    spades and at most one other card (it may have to ruff its partner's
+    winner)."""
+    leader = rng.randrange(4)
+    partner = (leader + 2) % 4
+    opp = (leader + rng.choice((1, 3))) % 4
+    a = rng.choice((1, 2, 3))
+    hands = [0, 0, 0, 0]
+    hands[leader] |= 1 << 12
+    for r in range(rng.randint(1, cards - 2)):
+        hands[leader] |= 1 << (13 * a + 12 - r)
+    for c in rng.sample(range(4, 12), rng.randint(1, 2)):
+        hands[opp] |= 1 << c
+    low = [c for c in range(0, 4)]
+    rng.shuffle(low)
+    for c in low[: cards - rng.randint(0, 1)]:
+        hands[partner] |= 1 << c
+    deck = [c for c in range(52) if c // 13 not in (0, a)]
+    rng.shuffle(deck)
+    while bin(hands[partner]).count("1") < cards:
+        hands[partner] |= 1 << deck.pop()
+    while bin(hands[opp]).count("1") < cards:
+        hands[opp] |= 1 << deck.pop()
+    deal_rest(rng, hands, cards, list(range(52)))
+    pair = (1 << leader) | (1 << partner)
+    side = count = pair if rng.random() < 0.5 else 15 & ~pair
+    breaking = rng.random() < 0.7
+    return dict(hands=hands, leader=leader, side=side, trick=(), breaking=breaking,
+                spades_broken=not breaking or rng.random() < 0.3, count=count, nil_seat=None)
+
+
+def side_start(rng: random.Random) -> Dict:
+    return side_line_position(rng, rng.choice((3, 4, 4, 5, 5, 6)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_side_quick_tricks(seed):
+    """The side's quick tricks (cashing, crossing to the partner's top card,
+    the partner's own rounds, the finesse through the seat after the
+    leader) with the sure bounds, on positions built for them: every
+    verdict holds at the position and at its twins, and the rule decides
+    targets the sure bounds leave open."""
+    assert added_verdicts(side_start, 80, 9700 + seed, SIDE, lambda rem: range(2, rem + 1)) >= 15
+
+
+def test_side_quick_tricks_ruffs():
+    """The side's quick tricks alone where a ruff threatens: an opponent
+    void in the leader's suit with a spade (the leader may draw it only
+    if the rules let it lead spades) and a partner that may have to ruff
+    its partner's winner."""
+    def built(rng: random.Random) -> Dict:
+        return side_ruff_position(rng, rng.choice((3, 4, 4, 5)))
+
+    built.__name__ = "side_ruff_position"
+    assert fired_over(built, 80, 9960, SIDE) >= 20
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_side_quick_tricks_random(seed):
+    """The side's quick tricks alone on random trick starts and on the
+    pair positions of the leader's quick tricks (partners counted apart,
+    a third seat on the side, a partner beside the leader: the rule must
+    keep out of those)."""
+    assert fired_over(plain_start, 60, 9800 + seed, SIDE) + fired_over(pair_position, 60, 9900 + seed, SIDE) >= 25
+
+
+def test_side_quick_tricks_off_for_nil():
+    """With a nil seat the side's quick tricks claim nothing (the same
+    positions without one give verdicts)."""
+    rng = random.Random(9950)
+    fired = 0
+    for _ in range(60):
+        pos = side_start(rng)
+        rem = bin(pos["hands"][pos["leader"]]).count("1")
+        verdicts = [probe(pos, t, SIDE) for t in range(2, rem + 1)]
+        fired += sum(v is not None for v in verdicts)
+        nil = dict(pos, nil_seat=next(q for q in range(4) if pos["side"] >> q & 1))
+        assert all(probe(nil, t, SIDE) is None for t in range(0, rem + 1)), nil
+    assert fired >= 20
 
 
 def set_start(rng: random.Random, hands: List[int], team: int, breaking: float,
