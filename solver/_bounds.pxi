@@ -855,16 +855,16 @@ cdef int side_quick_tricks(const Search* ctx, int leader, int need, uint64_t* rw
 
 
 cdef inline int side_bounds(const Search* ctx, int target, int rem, uint64_t* rw) noexcept nogil:
-    """The leader's side's quick tricks (``side_quick_tricks``) as a bound:
-    the leader and its partner (the seat opposite) alike in playing for
-    the maximisers or not and in counting or not; a lower bound when both
-    maximise and count, an upper bound when both minimise and do not
-    count.  Off for nil queries."""
+    """The leader's side's quick tricks (``side_quick_tricks``) as a bound,
+    in queries where the maximisers are the seats that count (not split
+    sides: there it costs more than it saves) and the leader's partner (the
+    seat opposite) plays for the same set: a lower bound when the two
+    maximise, an upper bound when they minimise.  Off for nil queries."""
     cdef int leader = ctx.st.tleader
     cdef int mate = (leader + 2) & 3
     cdef int qt, maxi, counted
     cdef uint64_t crw
-    if not (ctx.features & FEATURE_SIDE) or ctx.q.nil >= 0:
+    if not (ctx.features & FEATURE_SIDE) or ctx.q.nil >= 0 or ctx.q.side != ctx.q.count:
         return NO_BOUND
     maxi = (ctx.q.side >> leader) & 1
     counted = (ctx.q.count >> leader) & 1
