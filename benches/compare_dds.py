@@ -94,6 +94,50 @@ def time_ours(ours: Ours, deals, leader: int, breaking: bool):
     return tricks, ms, rows
 
 
+def time_against(ours: Ours, other: Ours, deals, leader: int, breaking: bool):
+    """Both engines on every deal, back to back from cold tables, the order
+    alternating: (ms per deal of ``ours``, of ``other``, deals whose answers
+    differ)."""
+    side = side_of(leader)
+    ms: List[List[float]] = [[], []]
+    differ = 0
+    for i, hands in enumerate(deals):
+        got = [0, 0]
+        for k in ((0, 1) if i % 2 == 0 else (1, 0)):
+            engine = (ours, other)[k]
+            engine.cold()
+            t0 = time.perf_counter()
+            got[k] = engine.max_tricks(hands, leader, side, breaking)
+            ms[k].append((time.perf_counter() - t0) * 1000.0)
+        differ += got[0] != got[1]
+    return ms[0], ms[1], differ
+
+
+def against_off(engine, names: Sequence[str], args, deals, leader: int) -> int:
+    """``--against-off``: our engine against itself without ``names``."""
+    from dummy_spades.solver import _engine
+
+    ours = Ours(engine, args.tt_mb)
+    old = _engine.set_features(**{name: False for name in names})
+    try:
+        other = Ours(engine, args.tt_mb)
+    finally:
+        _engine.set_features(**old)
+    warm = random_deals(1, args.seed + 10**6, args.cards)[0]
+    for e in (ours, other):
+        e.max_tricks(warm, leader, side_of(leader), False)
+    print(f"ours against ours without {', '.join(names)}: {args.deals} deals of seed {args.seed}, "
+          f"leader {args.leader}, each deal on both back to back")
+    bad = 0
+    for breaking in (False, True):
+        a, b, differ = time_against(ours, other, deals, leader, breaking)
+        bad += differ
+        print(f"breaking {'on' if breaking else 'off'}: with {sum(a) / 1000:.2f} s, without "
+              f"{sum(b) / 1000:.2f} s, total ratio {sum(a) / max(1e-9, sum(b)):.3f}, median of per-deal "
+              f"ratios {median([x / y for x, y in zip(a, b) if y > 0]):.3f}; answers differ on {differ} deals")
+    return 1 if bad else 0
+
+
 def time_dds(deals, leader: int):
     boards = [dds_board(hands, leader) for hands in deals]
     dds_solve(boards[0])  # load and warm DDS, untimed
@@ -136,6 +180,9 @@ def main(argv=None) -> int:
     ap.add_argument("--on", action="append", default=[], metavar="FEATURE",
                     help="switch one of our engine's techniques on that is off by default "
                          "(repeatable; e.g. quick), to measure what it contributes")
+    ap.add_argument("--against-off", action="append", default=[], metavar="FEATURE",
+                    help="time our engine against itself with this technique off (repeatable): both "
+                         "on every deal, back to back, breaking off and on; no DDS")
     ap.add_argument("--reference", action="store_true",
                     help="time the pure-Python reference twin instead (tiny --cards only; to test this script)")
     args = ap.parse_args(argv)
@@ -154,6 +201,12 @@ def main(argv=None) -> int:
             ap.error(f"{flag}: unknown technique {', '.join(unknown)} (known: {', '.join(_engine.FEATURES)})")
         _engine.set_features(**{name: on for name in names})
         print(f"techniques {'on' if on else 'off'}: {', '.join(names)}")
+    if args.against_off:
+        from dummy_spades.solver import _engine
+        unknown = sorted(set(args.against_off) - set(_engine.FEATURES))
+        if unknown:
+            ap.error(f"--against-off: unknown technique {', '.join(unknown)} (known: {', '.join(_engine.FEATURES)})")
+        return against_off(engine, args.against_off, args, deals, leader)
     ours = Ours(engine, args.tt_mb)
     # warm up code paths (not the table) on a throwaway deal
     ours.max_tricks(random_deals(1, args.seed + 10**6, args.cards)[0], leader, side_of(leader), False)
