@@ -32,7 +32,7 @@ from dummy_spades.solver.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from dummy_spades.solver.deal import Deal
 
 from .common import fail
-from .render import bidding_note, show_json, table_layout
+from .render import bidding_note, interval_text, show_json, table_layout
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -137,7 +137,9 @@ def signed(value: Optional[float], digits: int = 0) -> str:
 def estimate(e: Optional[Mapping[str, Any]], digits: int = 2, sign: bool = False,
              percent: bool = False) -> str:
     """An estimate ``{value, se, n}`` as ``5.58 ±0.29`` (no ± when exact or
-    from one layout); ``percent``: ``62 ±8%``."""
+    from one layout); ``percent``: ``62 ±8%``, and a chance at or near 0% or
+    100% with its 95% ``interval`` instead, ``100% (≥ 72%, 95%)``, as the
+    terminal shows it."""
     if e is None or e.get("value") is None:
         return "—"
     scale = 100.0 if percent else 1.0
@@ -145,6 +147,9 @@ def estimate(e: Optional[Mapping[str, Any]], digits: int = 2, sign: bool = False
     if round(value, digits) == 0:
         value = 0.0                      # no "-0.0"
     text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    interval = e.get("interval")
+    if percent and interval:
+        return f"{text}% ({interval_text(*interval)}, 95%)"
     se = e.get("se")
     if se:
         text += f" ±{float(se) * scale:.{digits}f}"

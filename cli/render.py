@@ -86,13 +86,17 @@ def chance_text(e: Estimate, n: bool = False) -> str:
     value = f"{100 * e.value:.0f}%"
     interval = e.interval()
     if interval is not None:
-        low, high = interval
-        bound = (f"≥ {100 * low:.0f}%" if high >= 0.9995 else
-                 f"≤ {100 * high:.0f}%" if low <= 0.0005 else
-                 f"{100 * low:.0f}-{100 * high:.0f}%")
-        return f"{value} ({bound}, 95%" + (f"; {count})" if n else ")")
+        return f"{value} ({interval_text(*interval)}, 95%" + (f"; {count})" if n else ")")
     se = "" if math.isnan(e.se) or e.exact else f" ±{100 * e.se:.1f}"
     return value + se + (f" ({count})" if n else "")
+
+
+def interval_text(low: float, high: float) -> str:
+    """A chance's 95% interval as its bounds: ``≥ 72%`` when it reaches
+    100%, ``≤ 9%`` when it reaches 0%, else ``1-9%``."""
+    return (f"≥ {100 * low:.0f}%" if high >= 0.9995 else
+            f"≤ {100 * high:.0f}%" if low <= 0.0005 else
+            f"{100 * low:.0f}-{100 * high:.0f}%")
 
 
 def estimate_json(e: Estimate, digits: int = 4) -> Dict[str, object]:

@@ -285,3 +285,14 @@ def test_the_solve_page_shows_the_result_and_the_table(deal, tmp_path):
     ends = [r for r in (report["contract"], report["opening"], report["actual"]) if r]
     for player in ends[0]["players"]:
         assert f"<strong>{player['points']:+d}</strong>" in html
+
+
+def test_a_sampled_chance_at_100_percent_shows_its_interval_as_the_terminal_does():
+    from dummy_spades.cli import page, render
+    from dummy_spades.solver.simulation.estimates import Estimate
+
+    e = Estimate.proportion([1.0] * 10)
+    text = page.estimate(render.estimate_json(e), digits=0, percent=True)
+    assert text == render.chance_text(e) == "100% (≥ 72%, 95%)"
+    exact_like = {"value": 0.62, "se": 0.08, "n": 40}
+    assert page.estimate(exact_like, digits=0, percent=True) == "62 ±8%"
